@@ -1,0 +1,196 @@
+/* copy-file.c -- copy one non-directory: open both ends, run the engine,
+   say what happened (design §6).  */
+
+#include <config.h>
+#include "copy-file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "quote-name.h"
+#include "report.h"
+#include "same-inode.h"
+
+/* Open SRC_NAME for reading and fstat it.  O_NONBLOCK: opening a FIFO
+   must not hang before we know what it is; it is cleared again for
+   files that are read as streams.  */
+static int
+open_source (char const *src_name, struct stat *st)
+{
+  int fd = open (src_name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0)
+    {
+      /* Word it as cp does: a name that is not there "cannot stat".  */
+      int open_errno = errno;
+      if (stat (src_name, st) != 0)
+        error (0, errno, "cannot stat %s", quoteaf (src_name));
+      else
+        error (0, open_errno, "cannot open %s for reading",
+               quoteaf (src_name));
+      return -1;
+    }
+  if (fstat (fd, st) != 0)
+    {
+      error (0, errno, "cannot fstat %s", quoteaf (src_name));
+      close (fd);
+      return -1;
+    }
+  if (!S_ISREG (st->st_mode) && !S_ISDIR (st->st_mode))
+    fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~O_NONBLOCK);
+  return fd;
+}
+
+/* Open DST_NAME for writing SRC's data.  An existing file is truncated
+   (but not under --reflink=always, where a failed clone must leave it as
+   it was); a new one is made with O_EXCL, so a name that appears
+   meanwhile is never followed.  Set *CREATED when the file is ours.  */
+static int
+open_dest (char const *src_name, char const *dst_name,
+           struct stat const *src_st,
+           struct fcopy_options const *opts, bool *created)
+{
+  struct stat dst_st;
+  bool exists = stat (dst_name, &dst_st) == 0;
+  *created = false;
+
+  if (exists)
+    {
+      if (SAME_INODE (*src_st, dst_st))
+        {
+          error (0, 0, "%s and %s are the same file",
+                 quoteaf_n (0, src_name), quoteaf_n (1, dst_name));
+          return -1;
+        }
+      if (S_ISDIR (dst_st.st_mode))
+        {
+          error (0, 0, "cannot overwrite directory %s with non-directory",
+                 quoteaf (dst_name));
+          return -1;
+        }
+      int trunc = opts->reflink == REFLINK_ALWAYS ? 0 : O_TRUNC;
+      int fd = open (dst_name, O_WRONLY | O_CLOEXEC | trunc);
+      if (0 <= fd || !opts->force)
+        {
+          if (fd < 0)
+            error (0, errno, "cannot open %s for writing",
+                   quoteaf (dst_name));
+          return fd;
+        }
+      /* -f: a file we cannot open is removed and made anew.  */
+      if (unlink (dst_name) != 0)
+        {
+          error (0, errno, "cannot remove %s", quoteaf (dst_name));
+          return -1;
+        }
+    }
+
+  /* Permission bits only: without -p, cp gives a new file the source's
+     mode less setuid/setgid/sticky, and the umask does the rest.  */
+  int fd = open (dst_name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+                 src_st->st_mode & (S_IRWXU | S_IRWXG | S_IRWXO));
+  if (fd < 0)
+    {
+      struct stat lst;
+      if (errno == EEXIST && lstat (dst_name, &lst) == 0
+          && S_ISLNK (lst.st_mode))
+        error (0, 0, "not writing through dangling symlink %s",
+               quoteaf (dst_name));
+      else
+        error (0, errno, "cannot create regular file %s",
+               quoteaf (dst_name));
+      return -1;
+    }
+  *created = true;
+  return fd;
+}
+
+/* Say once why copying SRC_NAME to DST_NAME failed, with errno.  */
+static void
+report_failure (enum copy_failure failure, char const *src_name,
+                char const *dst_name)
+{
+  switch (failure)
+    {
+    case FAILED_CLONE:
+      error (0, errno, "failed to clone %s from %s",
+             quoteaf_n (0, dst_name), quoteaf_n (1, src_name));
+      break;
+    case FAILED_READ:
+      error (0, errno, "error reading %s", quoteaf (src_name));
+      break;
+    case FAILED_WRITE:
+      error (0, errno, "error writing %s", quoteaf (dst_name));
+      break;
+    case FAILED_EXTEND:
+      error (0, errno, "failed to extend %s", quoteaf (dst_name));
+      break;
+    default:
+      error (0, errno, "error copying %s to %s",
+             quoteaf_n (0, src_name), quoteaf_n (1, dst_name));
+      break;
+    }
+}
+
+/* Open the destination, copy the data, close it.  SRC_FD is open on
+   SRC_ST.  */
+static bool
+copy_to_dest (int src_fd, struct stat const *src_st, char const *src_name,
+              char const *dst_name, struct fcopy_options const *opts)
+{
+  bool created;
+  int dst_fd = open_dest (src_name, dst_name, src_st, opts, &created);
+  if (dst_fd < 0)
+    return false;
+
+  if (opts->verbose && !opts->debug)
+    report_verbose (src_name, dst_name);
+
+  struct copy_job job = { .src_fd = src_fd, .dst_fd = dst_fd,
+                          .src_st = src_st,
+                          .dst_empty = created
+                                       || opts->reflink != REFLINK_ALWAYS };
+  struct copy_report report;
+  bool ok = copy_data (&job, opts, &report);
+  if (!ok)
+    report_failure (report.failure, src_name, dst_name);
+  if (opts->debug)
+    report_debug (src_name, dst_name, &report);
+
+  if (close (dst_fd) != 0 && ok)
+    {
+      error (0, errno, "failed to close %s", quoteaf (dst_name));
+      ok = false;
+    }
+  /* Under --reflink=always nothing was written when the clone failed:
+     take back a file we made, leave one that was there.  */
+  if (!ok && created && report.failure == FAILED_CLONE
+      && unlink (dst_name) != 0)
+    error (0, errno, "cannot remove %s", quoteaf (dst_name));
+  return ok;
+}
+
+bool
+copy_file (char const *src_name, char const *dst_name,
+           struct fcopy_options const *opts)
+{
+  struct stat src_st;
+  int src_fd = open_source (src_name, &src_st);
+  if (src_fd < 0)
+    return false;
+
+  bool ok;
+  if (S_ISDIR (src_st.st_mode))
+    {
+      error (0, 0, "-r not specified; omitting directory %s",
+             quoteaf (src_name));
+      ok = false;
+    }
+  else
+    ok = copy_to_dest (src_fd, &src_st, src_name, dst_name, opts);
+
+  close (src_fd);
+  return ok;
+}

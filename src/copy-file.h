@@ -1,0 +1,14 @@
+/* copy-file.h -- copy one non-directory operand.  */
+
+#ifndef FCOPY_COPY_FILE_H
+#define FCOPY_COPY_FILE_H
+
+#include <stdbool.h>
+#include "options.h"
+
+/* Copy SRC_NAME to DST_NAME under OPTS.  Report any failure once, on
+   stderr, and return false.  */
+bool copy_file (char const *src_name, char const *dst_name,
+                struct fcopy_options const *opts);
+
+#endif

@@ -1,0 +1,452 @@
+/* engine.c -- the copy ladder for one file (design §4 and §5).
+
+   Each step is a function with one loop over partial returns.  A step
+   answers STEP_UNSUPPORTED only before it moved a byte, so copy_range()
+   is the one place that decides to fall to the next step, and no step
+   ever starts again from an offset that an earlier one already passed.  */
+
+#include <config.h>
+#include "engine.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <linux/fs.h>
+
+#include "alignalloc.h"
+#include "full-write.h"
+#include "intprops.h"
+#include "safe-read.h"
+
+#ifndef MIN
+# define MIN(a, b) ((a) < (b) ? (a) : (b))
+#endif
+
+/* glibc 2.41 and 2.42 corrupt copy_file_range requests above 2 GiB, and
+   the kernel moves at most MAX_RW_COUNT (INT_MAX rounded down to a page)
+   per call anyway.  Ask for as much as possible: btrfs and XFS reflink
+   each call's range, so small chunks cost far more metadata work.  */
+enum { RANGE_CHUNK_MAX = 0x7FF00000 };
+
+/* The read/write buffer: large enough that syscall cost vanishes
+   against the memory copies, small enough to stay in L2/L3 caches.
+   st_blksize is not used: some filesystems report absurd values.  */
+enum { RW_BUFSIZE = 256 * 1024 };
+
+/* A pipe of 1 MiB (the default /proc/sys/fs/pipe-max-size) moves as
+   many pages per splice pair as the kernel allows an unprivileged user. */
+enum { PIPE_SIZE_WANTED = 1024 * 1024 };
+
+/* Runs of zeros are turned into holes in blocks of this size: no
+   filesystem we know allocates in smaller units than 4 KiB pages.  */
+enum { HOLE_BLOCK = 4096 };
+
+/* The state shared by the steps while one file is copied.  */
+struct ladder
+{
+  struct copy_job const *job;
+  struct copy_report *report;
+  bool punch_zeros;            /* --sparse=always */
+  int pipe_fd[2];              /* splice's pipe, made on first use */
+  size_t pipe_size;
+  char *buf;                   /* read/write buffer, made on first use */
+};
+
+/* The result of one step on one range.  STEP_EOF_EARLY: the source gave
+   nothing at all although it claims data (files in /proc and /sys);
+   only read/write gets their real contents.  */
+enum step_result { STEP_OK, STEP_NO, STEP_EOF_EARLY, STEP_ERR };
+
+/* Errnos with which the kernel says "this step cannot work for this pair
+   of files"; anything else is a real error.  From copy_file_range(2),
+   splice(2), ioctl_ficlone(2) and what GNU cp learned the hard way.  */
+static bool
+is_unsupported (int err)
+{
+  switch (err)
+    {
+    case ENOSYS: case ENOTTY: case EOPNOTSUPP:
+#if ENOTSUP != EOPNOTSUPP
+    case ENOTSUP:
+#endif
+    case EINVAL: case EBADF: case EXDEV: case ETXTBSY:
+    case EPERM: case EACCES: case ENOENT: case ESPIPE:
+      return true;
+    default:
+      return false;
+    }
+}
+
+/* Step 1: share all the source's extents (btrfs, XFS, ...) in one ioctl.
+   EIO, ENOSPC, EDQUOT and ENOMEM are real failures even under auto:
+   the filesystem can clone but this clone failed.  */
+static enum step_result
+copy_via_clone (struct ladder *l)
+{
+  int src_fd = l->job->src_fd, dst_fd = l->job->dst_fd;
+  bool kept = !l->job->dst_empty;
+  int ret = ioctl (dst_fd, FICLONE, src_fd);
+  /* --reflink=always leaves an existing destination untruncated, so that
+     a filesystem that cannot clone (EOPNOTSUPP, EXDEV: checked before
+     anything else) keeps it intact.  If that destination is longer than
+     the source, the kernel refuses (EINVAL) to clone the source's
+     partial last block into its middle: empty it and try once more.  */
+  if (ret != 0 && errno == EINVAL && kept)
+    ret = ftruncate (dst_fd, 0) == 0 ? ioctl (dst_fd, FICLONE, src_fd) : -1;
+  if (ret == 0 && kept && ftruncate (dst_fd, l->job->src_st->st_size) != 0)
+    {
+      l->report->failure = FAILED_EXTEND;
+      return STEP_ERR;
+    }
+  if (ret == 0)
+    return STEP_OK;
+  l->report->failure = FAILED_CLONE;
+  return is_unsupported (errno) ? STEP_NO : STEP_ERR;
+}
+
+/* Step 2: copy_file_range from *SRC_POS up to END.  The kernel advances
+   both offsets by what it moved, so a partial return needs no arithmetic
+   here, and the file positions of the descriptors stay untouched.  */
+static enum step_result
+copy_via_range (struct ladder *l, off_t *src_pos, off_t *dst_pos, off_t end)
+{
+  off_t start = *src_pos;
+  while (*src_pos < end)
+    {
+      size_t len = MIN (end - *src_pos, RANGE_CHUNK_MAX);
+      ssize_t n = copy_file_range (l->job->src_fd, src_pos,
+                                   l->job->dst_fd, dst_pos, len, 0);
+      if (0 < n)
+        continue;
+      if (n == 0)
+        return *src_pos == start ? STEP_EOF_EARLY : STEP_OK;
+      if (errno == EINTR)
+        continue;
+      if (*src_pos == start && (is_unsupported (errno) || errno == EFBIG))
+        return STEP_NO;
+      l->report->failure = FAILED_COPY;
+      return STEP_ERR;
+    }
+  return STEP_OK;
+}
+
+/* Make splice's pipe, as large as the system lets us.  */
+static bool
+open_pipe (struct ladder *l)
+{
+  if (pipe2 (l->pipe_fd, O_CLOEXEC) != 0)
+    return false;
+  int size = fcntl (l->pipe_fd[1], F_SETPIPE_SZ, PIPE_SIZE_WANTED);
+  if (size < 0)
+    size = fcntl (l->pipe_fd[1], F_GETPIPE_SZ);
+  l->pipe_size = 0 < size ? size : 64 * 1024;
+  return true;
+}
+
+/* Move LEN bytes that are in the pipe to the destination at *DST_POS.  */
+static bool
+drain_pipe (struct ladder *l, size_t len, off_t *dst_pos)
+{
+  while (0 < len)
+    {
+      ssize_t n = splice (l->pipe_fd[0], NULL, l->job->dst_fd, dst_pos,
+                          len, SPLICE_F_MOVE);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        {
+          if (n == 0)
+            errno = EIO;        /* a pipe with data cannot be at EOF */
+          return false;
+        }
+      len -= n;
+    }
+  return true;
+}
+
+/* Step 3: splice source -> pipe -> destination, so no byte is copied to
+   user space.  Wins where copy_file_range cannot cross filesystems.
+   If the destination refuses the first bytes, the source offset is put
+   back: the bytes in the pipe were never written, and the caller drops
+   the pipe with the step.  */
+static enum step_result
+copy_via_splice (struct ladder *l, off_t *src_pos, off_t *dst_pos, off_t end)
+{
+  off_t src_start = *src_pos, dst_start = *dst_pos;
+  if (l->pipe_fd[0] < 0 && !open_pipe (l))
+    return STEP_NO;
+  while (*src_pos < end)
+    {
+      size_t len = MIN (end - *src_pos, l->pipe_size);
+      ssize_t n = splice (l->job->src_fd, src_pos, l->pipe_fd[1], NULL,
+                          len, SPLICE_F_MOVE);
+      if (n == 0)
+        return *src_pos == src_start ? STEP_EOF_EARLY : STEP_OK;
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          if (*dst_pos == dst_start && is_unsupported (errno))
+            return STEP_NO;
+          l->report->failure = FAILED_READ;
+          return STEP_ERR;
+        }
+      if (!drain_pipe (l, n, dst_pos))
+        {
+          if (*dst_pos == dst_start && is_unsupported (errno))
+            {
+              *src_pos = src_start;
+              return STEP_NO;
+            }
+          l->report->failure = FAILED_WRITE;
+          return STEP_ERR;
+        }
+    }
+  return STEP_OK;
+}
+
+/* Write BUF[0..LEN) at the destination's file position, turning whole
+   zero blocks into holes under --sparse=always.  The destination is
+   new or truncated, so skipping over a block leaves a hole there.  */
+static bool
+write_block (struct ladder *l, char const *buf, size_t len)
+{
+  int dst_fd = l->job->dst_fd;
+  if (!l->punch_zeros)
+    return full_write (dst_fd, buf, len) == len;
+
+  static char const zeros[HOLE_BLOCK];
+  size_t done = 0;
+  while (done < len)
+    {
+      /* Gather a run of blocks that are all zero or all not.  */
+      size_t run = 0;
+      bool zero = false;
+      while (done + run < len)
+        {
+          size_t blk = MIN (HOLE_BLOCK, len - done - run);
+          bool z = memcmp (buf + done + run, zeros, blk) == 0;
+          if (run && z != zero)
+            break;
+          zero = z;
+          run += blk;
+        }
+      if (zero ? lseek (dst_fd, run, SEEK_CUR) < 0
+               : full_write (dst_fd, buf + done, run) != run)
+        return false;
+      done += run;
+    }
+  return true;
+}
+
+/* Step 4: read and write through one buffer.  read() ends the loop at
+   EOF, not st_size: generated files lie about their size.  */
+static enum step_result
+copy_via_rw (struct ladder *l, off_t *src_pos, off_t *dst_pos, off_t end)
+{
+  int src_fd = l->job->src_fd, dst_fd = l->job->dst_fd;
+  if (!l->buf)
+    {
+      l->buf = alignalloc (sysconf (_SC_PAGESIZE), RW_BUFSIZE);
+      if (!l->buf)
+        return STEP_ERR;
+    }
+  /* Earlier steps used explicit offsets and SEEK_DATA moved the source's
+     position; read and write use the descriptors' own positions.  */
+  if ((*src_pos || *dst_pos || l->report->holes == HOLES_SEEK)
+      && (lseek (src_fd, *src_pos, SEEK_SET) < 0
+          || lseek (dst_fd, *dst_pos, SEEK_SET) < 0))
+    {
+      l->report->failure = FAILED_READ;
+      return STEP_ERR;
+    }
+  while (*src_pos < end)
+    {
+      size_t n = safe_read (src_fd, l->buf, MIN (end - *src_pos, RW_BUFSIZE));
+      if (n == SAFE_READ_ERROR)
+        {
+          l->report->failure = FAILED_READ;
+          return STEP_ERR;
+        }
+      if (n == 0)
+        break;
+      if (!write_block (l, l->buf, n))
+        {
+          l->report->failure = FAILED_WRITE;
+          return STEP_ERR;
+        }
+      *src_pos += n;
+      *dst_pos += n;
+    }
+  return STEP_OK;
+}
+
+/* Run what is left of the ladder after cloning on the bytes
+   [POS, END) of the source, to the same offsets of the destination.
+   A step found unsupported for one range is not tried for the next.  */
+static bool
+copy_range (struct ladder *l, off_t pos, off_t end)
+{
+  struct copy_report *r = l->report;
+  off_t src_pos = pos, dst_pos = pos;
+  enum step_result res;
+
+  if (r->offload == STEP_NOT_TRIED || r->offload == STEP_DONE)
+    {
+      res = copy_via_range (l, &src_pos, &dst_pos, end);
+      if (res == STEP_ERR)
+        return false;
+      r->offload = res == STEP_OK ? STEP_DONE : STEP_UNSUPPORTED;
+      if (res == STEP_OK)
+        return true;
+      /* copy_file_range found no data where st_size promised some:
+         splice reads the same way, only read() gets it.  */
+      if (res == STEP_EOF_EARLY)
+        r->splice = STEP_AVOIDED;
+    }
+
+  if (r->splice == STEP_NOT_TRIED || r->splice == STEP_DONE)
+    {
+      res = copy_via_splice (l, &src_pos, &dst_pos, end);
+      if (res == STEP_ERR)
+        return false;
+      r->splice = res == STEP_OK ? STEP_DONE : STEP_UNSUPPORTED;
+      if (res == STEP_OK)
+        return true;
+      close (l->pipe_fd[0]);
+      close (l->pipe_fd[1]);
+      l->pipe_fd[0] = l->pipe_fd[1] = -1;
+    }
+
+  r->rw = STEP_DONE;
+  return copy_via_rw (l, &src_pos, &dst_pos, end) == STEP_OK;
+}
+
+/* Copy the data of a file with holes, extent by extent, then give the
+   destination the source's size: a trailing hole has no data to write.
+   SIZE is st_size; data past it (a growing file) is not copied.  */
+static bool
+copy_extents (struct ladder *l, off_t size)
+{
+  int src_fd = l->job->src_fd;
+  off_t pos = 0;
+  while (pos < size)
+    {
+      off_t data = lseek (src_fd, pos, SEEK_DATA);
+      if (data < 0 && errno == ENXIO)
+        break;                  /* only a hole is left */
+      off_t hole = data < 0 ? -1 : lseek (src_fd, data, SEEK_HOLE);
+      if (hole < 0)
+        {
+          l->report->failure = FAILED_READ;
+          return false;
+        }
+      if (!copy_range (l, data, MIN (hole, size)))
+        return false;
+      pos = hole;
+    }
+  return true;
+}
+
+/* Whether the source has fewer blocks than its size needs, the cheap
+   sign of holes (Linux counts st_blocks in 512-byte units).  */
+static bool
+looks_sparse (struct stat const *st)
+{
+  return S_ISREG (st->st_mode) && st->st_blocks < st->st_size / 512;
+}
+
+/* Whether SEEK_DATA works on FD: not every filesystem has it.  */
+static bool
+can_seek_data (int fd)
+{
+  return lseek (fd, 0, SEEK_DATA) >= 0 || errno == ENXIO;
+}
+
+/* Copy the data, not cloning: holes as --sparse says, then the size.  */
+static bool
+copy_contents (struct ladder *l, struct fcopy_options const *opts)
+{
+  struct stat const *st = l->job->src_st;
+  /* st_size is 0 for files in /proc: then copy until EOF.  */
+  off_t end = S_ISREG (st->st_mode) && 0 < st->st_size ? st->st_size
+                                                        : TYPE_MAXIMUM (off_t);
+  bool ok;
+
+  if (opts->sparse != SPARSE_NEVER && looks_sparse (st)
+      && can_seek_data (l->job->src_fd))
+    {
+      l->report->holes = HOLES_SEEK;
+      ok = copy_extents (l, end);
+    }
+  else
+    ok = copy_range (l, 0, end);
+  if (!ok)
+    return false;
+
+  if (l->punch_zeros)
+    l->report->holes = HOLES_ZEROS;
+  if (l->report->holes != HOLES_NONE)
+    {
+      /* Set the size even if the last bytes were a hole.  */
+      off_t size = end == TYPE_MAXIMUM (off_t)
+                   ? lseek (l->job->dst_fd, 0, SEEK_CUR) : end;
+      if (size < 0 || ftruncate (l->job->dst_fd, size) != 0)
+        {
+          l->report->failure = FAILED_EXTEND;
+          return false;
+        }
+    }
+  return true;
+}
+
+bool
+copy_data (struct copy_job const *job, struct fcopy_options const *opts,
+           struct copy_report *report)
+{
+  *report = (struct copy_report) { 0 };
+  struct ladder l = { .job = job, .report = report,
+                      .punch_zeros = opts->sparse == SPARSE_ALWAYS,
+                      .pipe_fd = { -1, -1 } };
+
+  /* --sparse=never wants every byte allocated, which a shared extent of
+     a sparse source is not; copy_file_range reflinks on btrfs and XFS,
+     so --reflink=never must avoid it as well.  */
+  bool may_share = opts->reflink != REFLINK_NEVER
+                   && opts->sparse != SPARSE_NEVER;
+  if (!may_share)
+    report->clone = report->offload = STEP_AVOIDED;
+  else if (!job->dst_empty && opts->reflink != REFLINK_ALWAYS)
+    report->clone = STEP_AVOIDED;
+  else
+    {
+      enum step_result res = copy_via_clone (&l);
+      report->clone = (res == STEP_OK ? STEP_DONE
+                       : res == STEP_NO ? STEP_UNSUPPORTED : STEP_FAILED);
+      if (res == STEP_OK)
+        return true;
+      if (res == STEP_ERR || opts->reflink == REFLINK_ALWAYS)
+        return false;
+      report->failure = FAILED_NONE;
+    }
+
+  /* Zero runs are found only by looking at the bytes; pipes, sockets
+     and devices have no offsets for copy_file_range and splice.  */
+  if (l.punch_zeros || !S_ISREG (job->src_st->st_mode))
+    report->offload = report->splice = STEP_AVOIDED;
+
+  bool ok = copy_contents (&l, opts);
+  int saved_errno = errno;
+  if (0 <= l.pipe_fd[0])
+    {
+      close (l.pipe_fd[0]);
+      close (l.pipe_fd[1]);
+    }
+  alignfree (l.buf);
+  errno = saved_errno;
+  return ok;
+}

@@ -1,0 +1,62 @@
+/* engine.h -- move the bytes of one file, nothing else.
+
+   The caller opens both files and reports errors (it knows the names);
+   the engine climbs the ladder of design §4: clone, copy_file_range,
+   splice, read/write, and keeps holes as §5 says.  */
+
+#ifndef FCOPY_ENGINE_H
+#define FCOPY_ENGINE_H
+
+#include <stdbool.h>
+#include <sys/stat.h>
+#include "options.h"
+
+struct copy_job
+{
+  int src_fd, dst_fd;
+  struct stat const *src_st;   /* from the caller's fstat, not taken again */
+  bool dst_empty;              /* dst was created or truncated by the caller */
+};
+
+/* What became of one step of the ladder.  */
+enum step_state
+{
+  STEP_NOT_TRIED,              /* not reached: an earlier step did the work */
+  STEP_AVOIDED,                /* skipped because of an option */
+  STEP_DONE,
+  STEP_UNSUPPORTED,            /* fell to the next step, nothing moved */
+  STEP_FAILED
+};
+
+enum hole_method
+{
+  HOLES_NONE,                  /* every byte copied as data */
+  HOLES_SEEK,                  /* source holes found with SEEK_DATA/SEEK_HOLE */
+  HOLES_ZEROS                  /* and runs of zero blocks punched */
+};
+
+/* Which name an error belongs to, so the caller can word it as cp does.  */
+enum copy_failure
+{
+  FAILED_NONE,
+  FAILED_CLONE,                /* "failed to clone DST from SRC" */
+  FAILED_COPY,                 /* "error copying SRC to DST" */
+  FAILED_READ,                 /* "error reading SRC" */
+  FAILED_WRITE,                /* "error writing DST" */
+  FAILED_EXTEND                /* "failed to extend DST" */
+};
+
+/* What the ladder did, for --debug and for the caller's error message.  */
+struct copy_report
+{
+  enum step_state clone, offload, splice, rw;
+  enum hole_method holes;
+  enum copy_failure failure;
+};
+
+/* Copy JOB's data under OPTS, filling REPORT.  On failure return false
+   with errno set and REPORT->failure saying which side failed.  */
+bool copy_data (struct copy_job const *job, struct fcopy_options const *opts,
+                struct copy_report *report);
+
+#endif

@@ -1,0 +1,36 @@
+/* options.h -- what the command line asked for, as one read-only struct.
+
+   main() fills a struct fcopy_options once and hands a const pointer to
+   everything below it, so no copy step reads a global.  */
+
+#ifndef FCOPY_OPTIONS_H
+#define FCOPY_OPTIONS_H
+
+#include <stdbool.h>
+
+/* --reflink: whether data may share extents with the source.  */
+enum reflink_mode
+{
+  REFLINK_NEVER,     /* a real copy: neither FICLONE nor copy_file_range */
+  REFLINK_AUTO,      /* clone where the filesystem can, else copy */
+  REFLINK_ALWAYS     /* clone or fail */
+};
+
+/* --sparse: how holes in the source are treated.  */
+enum sparse_mode
+{
+  SPARSE_NEVER,      /* write every byte, holes become allocated zeros */
+  SPARSE_AUTO,       /* keep the source's holes (SEEK_DATA/SEEK_HOLE) */
+  SPARSE_ALWAYS      /* keep holes and also punch runs of zero blocks */
+};
+
+struct fcopy_options
+{
+  enum reflink_mode reflink;
+  enum sparse_mode sparse;
+  bool debug;        /* --debug: one line per file about the ladder */
+  bool verbose;      /* -v: "'a' -> 'b'" per file */
+  bool force;        /* -f: unlink a dst that cannot be opened, retry */
+};
+
+#endif

@@ -1,0 +1,54 @@
+/* report.c -- the -v and --debug lines.  */
+
+#include <config.h>
+#include "report.h"
+
+#include <stdio.h>
+
+#include "quote-name.h"
+
+void
+report_verbose (char const *src_name, char const *dst_name)
+{
+  printf ("%s -> %s\n", quoteaf_n (0, src_name), quoteaf_n (1, dst_name));
+}
+
+static char const *
+step_word (enum step_state state)
+{
+  switch (state)
+    {
+    case STEP_AVOIDED: return "avoided";
+    case STEP_DONE: return "yes";
+    case STEP_UNSUPPORTED: return "unsupported";
+    case STEP_FAILED: return "failed";
+    default: return NULL;
+    }
+}
+
+void
+report_debug (char const *src_name, char const *dst_name,
+              struct copy_report const *r)
+{
+  static char const *const holes_word[] = {
+    [HOLES_NONE] = "no", [HOLES_SEEK] = "SEEK_HOLE", [HOLES_ZEROS] = "zeros"
+  };
+  struct { char const *name; enum step_state state; } const steps[] = {
+    { "reflink", r->clone }, { "copy offload", r->offload },
+    { "splice", r->splice }, { "read/write", r->rw },
+  };
+  char const *sep = " (";
+
+  printf ("%s -> %s", quoteaf_n (0, src_name), quoteaf_n (1, dst_name));
+  /* Steps an earlier one made unnecessary are not printed.  */
+  for (size_t i = 0; i < sizeof steps / sizeof *steps; i++)
+    if (step_word (steps[i].state))
+      {
+        printf ("%s%s: %s", sep, steps[i].name, step_word (steps[i].state));
+        sep = ", ";
+      }
+  /* After a clone no byte was looked at, so holes were not either.  */
+  if (r->clone != STEP_DONE)
+    printf ("%ssparse detection: %s", sep, holes_word[r->holes]);
+  puts (")");
+}
