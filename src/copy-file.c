@@ -75,7 +75,7 @@ open_dest (char const *src_name, char const *dst_name,
       if (0 <= fd || !opts->force)
         {
           if (fd < 0)
-            error (0, errno, "cannot open %s for writing",
+            error (0, errno, "cannot create regular file %s",
                    quoteaf (dst_name));
           return fd;
         }
@@ -85,6 +85,8 @@ open_dest (char const *src_name, char const *dst_name,
           error (0, errno, "cannot remove %s", quoteaf (dst_name));
           return -1;
         }
+      if (opts->verbose)
+        printf ("removed %s\n", quoteaf (dst_name));
     }
 
   /* Permission bits only: without -p, cp gives a new file the source's
@@ -140,13 +142,14 @@ static bool
 copy_to_dest (int src_fd, struct stat const *src_st, char const *src_name,
               char const *dst_name, struct fcopy_options const *opts)
 {
+  /* cp says what it is about to do before it knows how it will go.  */
+  if (opts->verbose && !opts->debug)
+    report_verbose (src_name, dst_name);
+
   bool created;
   int dst_fd = open_dest (src_name, dst_name, src_st, opts, &created);
   if (dst_fd < 0)
     return false;
-
-  if (opts->verbose && !opts->debug)
-    report_verbose (src_name, dst_name);
 
   struct copy_job job = { .src_fd = src_fd, .dst_fd = dst_fd,
                           .src_st = src_st,

@@ -47,8 +47,8 @@ report_debug (char const *src_name, char const *dst_name,
         printf ("%s%s: %s", sep, steps[i].name, step_word (steps[i].state));
         sep = ", ";
       }
-  /* After a clone no byte was looked at, so holes were not either.  */
-  if (r->clone != STEP_DONE)
+  /* Holes matter only where bytes were copied, not cloned.  */
+  if (r->clone != STEP_DONE && r->failure != FAILED_CLONE)
     printf ("%ssparse detection: %s", sep, holes_word[r->holes]);
   puts (")");
 }
