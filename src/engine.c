@@ -56,10 +56,11 @@ struct ladder
   char *buf;                   /* read/write buffer, made on first use */
 };
 
-/* The result of one step on one range.  STEP_EOF_EARLY: the source gave
-   nothing at all although it claims data (files in /proc and /sys);
-   only read/write gets their real contents.  */
-enum step_result { STEP_OK, STEP_NO, STEP_EOF_EARLY, STEP_ERR };
+/* The result of one step on one range.  STEP_RW_ONLY: unsupported in a
+   way that splice shares, so only read/write is worth trying: the source
+   gave nothing at all although it claims data (files in /proc and /sys,
+   whose real contents only read() gets), or EFBIG.  */
+enum step_result { STEP_OK, STEP_NO, STEP_RW_ONLY, STEP_ERR };
 
 /* Errnos with which the kernel says "this step cannot work for this pair
    of files"; anything else is a real error.  From copy_file_range(2),
@@ -85,27 +86,36 @@ is_unsupported (int err)
    EIO, ENOSPC, EDQUOT and ENOMEM are real failures even under auto:
    the filesystem can clone but this clone failed.  */
 static enum step_result
+clone_failed (struct ladder *l)
+{
+  l->report->failure = FAILED_CLONE;
+  return is_unsupported (errno) ? STEP_NO : STEP_ERR;
+}
+
+static enum step_result
 copy_via_clone (struct ladder *l)
 {
   int src_fd = l->job->src_fd, dst_fd = l->job->dst_fd;
-  bool kept = !l->job->dst_empty;
-  int ret = ioctl (dst_fd, FICLONE, src_fd);
-  /* --reflink=always leaves an existing destination untruncated, so that
-     a filesystem that cannot clone (EOPNOTSUPP, EXDEV: checked before
-     anything else) keeps it intact.  If that destination is longer than
-     the source, the kernel refuses (EINVAL) to clone the source's
-     partial last block into its middle: empty it and try once more.  */
-  if (ret != 0 && errno == EINVAL && kept)
-    ret = ftruncate (dst_fd, 0) == 0 ? ioctl (dst_fd, FICLONE, src_fd) : -1;
-  if (ret == 0 && kept && ftruncate (dst_fd, l->job->src_st->st_size) != 0)
+  /* --reflink=always leaves an existing destination untruncated, so
+     that a filesystem that cannot clone (EOPNOTSUPP, EXDEV: checked
+     before anything else) keeps it intact.  A first clone tells whether
+     this one can; EINVAL may only mean that the destination is longer
+     than the source, whose partial last block cannot be cloned into its
+     middle.  Then the file is emptied and cloned again: cutting a longer
+     destination back after the clone would unshare its last block.  */
+  if (!l->job->dst_empty)
     {
-      l->report->failure = FAILED_EXTEND;
-      return STEP_ERR;
+      if (ioctl (dst_fd, FICLONE, src_fd) != 0 && errno != EINVAL)
+        return clone_failed (l);
+      if (ftruncate (dst_fd, 0) != 0)
+        {
+          l->report->failure = FAILED_EXTEND;
+          return STEP_ERR;
+        }
     }
-  if (ret == 0)
-    return STEP_OK;
-  l->report->failure = FAILED_CLONE;
-  return is_unsupported (errno) ? STEP_NO : STEP_ERR;
+  if (ioctl (dst_fd, FICLONE, src_fd) != 0)
+    return clone_failed (l);
+  return STEP_OK;
 }
 
 /* Step 2: copy_file_range from *SRC_POS up to END.  The kernel advances
@@ -123,11 +133,14 @@ copy_via_range (struct ladder *l, off_t *src_pos, off_t *dst_pos, off_t end)
       if (0 < n)
         continue;
       if (n == 0)
-        return *src_pos == start ? STEP_EOF_EARLY : STEP_OK;
+        return *src_pos == start ? STEP_RW_ONLY : STEP_OK;
       if (errno == EINTR)
         continue;
-      if (*src_pos == start && (is_unsupported (errno) || errno == EFBIG))
+      if (*src_pos == start && is_unsupported (errno))
         return STEP_NO;
+      /* Some kernels give EFBIG for offsets that read/write can reach.  */
+      if (*src_pos == start && errno == EFBIG)
+        return STEP_RW_ONLY;
       l->report->failure = FAILED_COPY;
       return STEP_ERR;
     }
@@ -185,7 +198,7 @@ copy_via_splice (struct ladder *l, off_t *src_pos, off_t *dst_pos, off_t end)
       ssize_t n = splice (l->job->src_fd, src_pos, l->pipe_fd[1], NULL,
                           len, SPLICE_F_MOVE);
       if (n == 0)
-        return *src_pos == src_start ? STEP_EOF_EARLY : STEP_OK;
+        return *src_pos == src_start ? STEP_RW_ONLY : STEP_OK;
       if (n < 0 && errno == EINTR)
         continue;
       if (n < 0)
@@ -303,9 +316,7 @@ copy_range (struct ladder *l, off_t pos, off_t end)
       r->offload = res == STEP_OK ? STEP_DONE : STEP_UNSUPPORTED;
       if (res == STEP_OK)
         return true;
-      /* copy_file_range found no data where st_size promised some:
-         splice reads the same way, only read() gets it.  */
-      if (res == STEP_EOF_EARLY)
+      if (res == STEP_RW_ONLY)
         r->splice = STEP_AVOIDED;
     }
 

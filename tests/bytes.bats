@@ -1,0 +1,155 @@
+#!/usr/bin/env bats
+# bytes.bats -- the copy has exactly the source's bytes, whatever the size,
+# the step of the ladder that moved them and the filesystem.
+
+load helpers
+
+setup_file ()
+{
+  need_fs ext4
+  EXT4=$(mount_fs ext4 ext4)
+  export EXT4
+}
+
+teardown_file ()
+{
+  unmount_all
+}
+
+# The tests on ext4 start with check_file_skip; the others need no mount.
+setup ()
+{
+  WORK=$BATS_TEST_TMPDIR/work
+  mkdir -p "$WORK"
+  EWORK=
+  if [[ -n ${EXT4:-} ]]; then
+    EWORK=$EXT4/$BATS_TEST_NUMBER
+    mkdir -p "$EWORK"
+  fi
+}
+
+teardown ()
+{
+  [[ -z ${EWORK:-} ]] || rm -rf "$EWORK"
+}
+
+MiB=$((1024 * 1024))
+# Empty, one byte, around the 4 KiB block and the 256 KiB read/write buffer,
+# 1 MiB + 1, and a size that is a multiple of no buffer size.
+SIZES="0 1 4095 4096 4097 262143 262145 $((MiB + 1)) $((3 * MiB + 12345))"
+
+# copy_sizes DIR OPTION...: copy a random file of each size in $SIZES
+# within DIR with fcopy OPTION... and compare.
+copy_sizes ()
+{
+  local dir=$1 size
+  shift
+  for size in $SIZES; do
+    make_random "$dir/src.$size" "$size"
+    run --separate-stderr fcopy "$@" "$dir/src.$size" "$dir/dst.$size"
+    [[ $status -eq 0 ]] || echo "fcopy $* failed on a file of $size bytes" >&2
+    assert_status 0
+    assert_equal "$stderr" "" "stderr"
+    assert_equal "$(apparent_bytes "$dir/dst.$size")" "$size" "size of the copy"
+    assert_same "$dir/src.$size" "$dir/dst.$size"
+    rm -f "$dir/dst.$size"
+  done
+}
+
+@test "assorted sizes, temporary directory, default options" {
+  copy_sizes "$WORK"
+}
+
+@test "assorted sizes, temporary directory, --reflink=never" {
+  copy_sizes "$WORK" --reflink=never
+}
+
+@test "assorted sizes, temporary directory, --sparse=always and never" {
+  copy_sizes "$WORK" --sparse=always
+  copy_sizes "$WORK" --sparse=never
+}
+
+@test "assorted sizes, ext4, default options" {
+  check_file_skip
+  copy_sizes "$EWORK"
+}
+
+@test "assorted sizes, ext4, --reflink=never" {
+  check_file_skip
+  copy_sizes "$EWORK" --reflink=never
+}
+
+@test "assorted sizes, ext4, --sparse=always and never" {
+  check_file_skip
+  copy_sizes "$EWORK" --sparse=always
+  copy_sizes "$EWORK" --sparse=never
+}
+
+@test "empty file: an empty copy is created" {
+  : >"$WORK/empty"
+  run --separate-stderr fcopy "$WORK/empty" "$WORK/copy"
+  assert_status 0
+  [[ -f $WORK/copy && ! -s $WORK/copy ]]
+}
+
+@test "a longer existing destination is truncated to the source's size" {
+  check_file_skip
+  local opt
+  for opt in --reflink=auto --reflink=never --sparse=always; do
+    make_random "$EWORK/src" $((MiB + 1))
+    make_random "$EWORK/dst" $((5 * MiB))
+    run --separate-stderr fcopy $opt "$EWORK/src" "$EWORK/dst"
+    assert_status 0
+    assert_same "$EWORK/src" "$EWORK/dst"
+  done
+}
+
+@test "/proc/self/status: copy_file_range gives 0 bytes, the copy is complete" {
+  cd "$WORK"
+  run --separate-stderr fcopy --debug /proc/self/status s
+  assert_status 0
+  assert_equal "$stderr" "" stderr
+  # The copy is fcopy's own status: its first line names fcopy.
+  assert_equal "$(head -n 1 s)" "$(printf 'Name:\tfcopy')" "first line"
+  grep -q '^Pid:' s
+  grep -q '^voluntary_ctxt_switches:' s
+  # st_size is 0 there: a step that believed it would copy nothing.
+  local re="^'/proc/self/status' -> 's' \(reflink: unsupported, copy offload: unsupported, (splice: unsupported, )?read/write: yes, sparse detection: no\)\$"
+  [[ $output =~ $re ]] || { echo "debug: $output" >&2; false; }
+}
+
+# The 2 GiB files are compared with assert_same_sparse: cmp would read
+# 2 GiB of holes, seconds of the suite's time each.
+
+# make_big_sparse FILE: 2 GiB + 5 MiB + 12345 bytes, more than one
+# copy_file_range chunk (0x7FF00000 bytes), with data at the start, across
+# the 0x7FF00000 and 2 GiB offsets, and at the unaligned end.
+make_big_sparse ()
+{
+  local f=$1 size=$((2048 * MiB + 5 * MiB + 12345))
+  rm -f "$f"
+  truncate -s "$size" "$f"
+  write_at "$f" 0 1
+  write_at "$f" 2046 3
+  dd if=/dev/urandom of="$f" bs=1M count=1 seek=$((size - MiB)) \
+     oflag=seek_bytes conv=notrunc status=none
+  assert_equal "$(apparent_bytes "$f")" "$size" "size of the source"
+}
+
+@test "sparse file past 2 GiB on ext4 (copy_file_range)" {
+  check_file_skip
+  make_big_sparse "$EWORK/big"
+  run --separate-stderr fcopy --debug "$EWORK/big" "$EWORK/copy"
+  assert_status 0
+  assert_stdout "'$EWORK/big' -> '$EWORK/copy' (reflink: unsupported, copy offload: yes, sparse detection: SEEK_HOLE)"
+  assert_equal "$(apparent_bytes "$EWORK/copy")" "$(apparent_bytes "$EWORK/big")" "size of the copy"
+  assert_same_sparse "$EWORK/big" "$EWORK/copy"
+}
+
+@test "sparse file past 2 GiB in the temporary directory" {
+  make_big_sparse "$WORK/big"
+  run --separate-stderr fcopy "$WORK/big" "$WORK/copy"
+  assert_status 0
+  assert_equal "$(apparent_bytes "$WORK/copy")" "$(apparent_bytes "$WORK/big")" "size of the copy"
+  assert_same_sparse "$WORK/big" "$WORK/copy"
+}

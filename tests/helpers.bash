@@ -1,0 +1,409 @@
+# helpers.bash -- loaded by every tests/*.bats file with `load helpers`.
+#
+# Environment (set by `make check`, or by hand):
+#   FCOPY       the fcopy binary under test (required)
+#   FAULT_SHIM  tests/fault-shim.so, the LD_PRELOAD fault injector
+#   CI=true     a test that would be skipped fails instead: in CI a skip
+#               means a check silently did not run.
+#
+# Tests write only under $BATS_FILE_TMPDIR and $BATS_TEST_TMPDIR, so the suite
+# also runs from the read-only source tree of `make distcheck`.
+
+bats_require_minimum_version 1.5.0
+
+FCOPY=${FCOPY:?FCOPY must name the fcopy binary to test}
+FAULT_SHIM=${FAULT_SHIM:-${abs_top_builddir:-$(dirname "$FCOPY")/..}/tests/fault-shim.so}
+# Messages are compared byte for byte: C locale quotes with '' and speaks
+# English.
+export LC_ALL=C
+unset LANGUAGE
+
+# ---------------------------------------------------------------------------
+# Running fcopy
+
+# fcopy ARG...: run the binary under test as "fcopy".  GNU tools print
+# argv[0] as given in their messages, so run it under the plain name that
+# the expected messages use, whatever path $FCOPY is.
+fcopy ()
+{
+  (exec -a fcopy "$FCOPY" "$@")
+}
+
+# fcopy_fault SPEC ARG...: run fcopy with the fault shim preloaded and
+# FCOPY_FAULT=SPEC (see tests/fault-shim.c).  Set FCOPY_SHIM_LOG in the
+# caller to get the call log.
+fcopy_fault ()
+{
+  local spec=$1
+  shift
+  (export LD_PRELOAD=$FAULT_SHIM FCOPY_FAULT=$spec; exec -a fcopy "$FCOPY" "$@")
+}
+
+# shim_count LOG NAME: how many NAME calls the shim logged in LOG.  No LOG
+# at all means the shim was not loaded, and "0 calls" would be a lie.
+shim_count ()
+{
+  [[ -f $1 ]] || { echo "no shim log $1: was the shim loaded?" >&2; return 1; }
+  grep -cx -- "$2" "$1" || true
+}
+
+# ---------------------------------------------------------------------------
+# Skips: a skip is fine on a developer's machine, a failure under CI=true.
+#
+# bats 1.8 cannot skip from setup_file, so a requirement missing there is
+# remembered in FCOPY_FILE_SKIP (exported to the tests) and each test's
+# setup calls check_file_skip.  mount_fs does nothing while it is set.
+
+# skip_or_fail REASON: in a test, skip it; in setup_file, make every test
+# of the file skip.  Under CI=true, fail instead.
+skip_or_fail ()
+{
+  if [[ ${CI:-} == true ]]; then
+    echo "skip not allowed in CI: $1" >&2
+    return 1
+  fi
+  if [[ -z ${BATS_TEST_NAME:-} ]]; then
+    export FCOPY_FILE_SKIP=${FCOPY_FILE_SKIP:-$1}
+    return 0
+  fi
+  skip "$1"
+}
+
+# check_file_skip: the first thing in setup of a file whose setup_file
+# checks requirements.
+check_file_skip ()
+{
+  [[ -z ${FCOPY_FILE_SKIP:-} ]] || skip "$FCOPY_FILE_SKIP"
+}
+
+need_root ()
+{
+  [[ $EUID -eq 0 ]] || skip_or_fail "needs root (loop and tmpfs mounts)"
+}
+
+# need_cmd CMD...
+need_cmd ()
+{
+  local c
+  for c; do
+    command -v "$c" >/dev/null 2>&1 || skip_or_fail "needs $c"
+  done
+}
+
+need_shim ()
+{
+  [[ -r $FAULT_SHIM ]] || skip_or_fail "no fault shim at $FAULT_SHIM (make check builds it)"
+}
+
+# need_fs TYPE...: what mount_fs TYPE needs, and what the checks on such a
+# filesystem need (filefrag, python3).
+need_fs ()
+{
+  local t
+  need_root
+  for t; do
+    case $t in
+      tmpfs) ;;
+      ext4) need_cmd mkfs.ext4 ;;
+      xfs) need_cmd mkfs.xfs ;;
+      btrfs) need_cmd mkfs.btrfs ;;
+      *) echo "need_fs: unknown type $t" >&2; return 1 ;;
+    esac
+  done
+  need_cmd filefrag python3
+}
+
+# ---------------------------------------------------------------------------
+# Filesystems: one set of mounts per .bats file, made in setup_file and
+# removed by unmount_all in teardown_file.
+
+# mount_fs TYPE NAME [SIZE]: make and mount a TYPE filesystem at
+# $BATS_FILE_TMPDIR/NAME and print that directory.  Images live in
+# $BATS_FILE_TMPDIR as sparse files on the host disk.  Call need_fs TYPE
+# first, in setup_file itself (not inside $(...)).
+mount_fs ()
+{
+  local type=$1 name=$2 size=${3:-}
+  local mnt=$BATS_FILE_TMPDIR/$name img=$BATS_FILE_TMPDIR/$name.img
+  local log=$BATS_FILE_TMPDIR/$name.mkfs.log
+
+  # need_fs found something missing: the tests will skip.
+  [[ -z ${FCOPY_FILE_SKIP:-} ]] || return 0
+  [[ $EUID -eq 0 ]] || { echo "mount_fs: not root (call need_fs first)" >&2; return 1; }
+  mkdir -p "$mnt"
+  case $type in
+    tmpfs)
+      mount -t tmpfs -o "size=${size:-256M}" fcopy-test "$mnt" ;;
+    ext4|xfs|btrfs)
+      # btrfs refuses images under 114 MiB, XFS under 300 MiB.
+      case $type in
+        ext4) size=${size:-256M} ;;
+        btrfs) size=${size:-256M} ;;
+        xfs) size=${size:-320M} ;;
+      esac
+      rm -f "$img"
+      truncate -s "$size" "$img"
+      case $type in
+        ext4) mkfs.ext4 -q -F "$img" >"$log" 2>&1 ;;
+        btrfs) mkfs.btrfs -q -f "$img" >"$log" 2>&1 ;;
+        xfs) mkfs.xfs -q -f -m reflink=1 "$img" >"$log" 2>&1 ;;
+      esac || { cat "$log" >&2; return 1; }
+      # -o loop detaches the loop device again at umount.
+      mount -o loop "$img" "$mnt" ;;
+    *)
+      echo "mount_fs: unknown type $type" >&2
+      return 1 ;;
+  esac || return 1
+  echo "$mnt" >>"$BATS_FILE_TMPDIR/mounts"
+  echo "$mnt"
+}
+
+# unmount_all: undo every mount_fs of this file, newest first.  Safe to run
+# after a failed setup_file and when nothing was mounted.
+unmount_all ()
+{
+  local list=$BATS_FILE_TMPDIR/mounts m rc=0
+  [[ -f $list ]] || return 0
+  while read -r m; do
+    mountpoint -q "$m" || continue
+    # A process a failed test left behind may still hold a file: detach
+    # lazily rather than leave the mount for the next run.
+    umount "$m" 2>/dev/null || umount -l "$m" || rc=1
+  done < <(tac "$list")
+  rm -f "$list" "$BATS_FILE_TMPDIR"/*.img
+  return $rc
+}
+
+# ---------------------------------------------------------------------------
+# File contents
+
+# make_random FILE SIZE: SIZE random bytes (SIZE in bytes).
+make_random ()
+{
+  head -c "$2" /dev/urandom >"$1"
+}
+
+# write_at FILE OFFSET_MIB LEN_MIB: LEN_MIB random MiB at OFFSET_MIB,
+# keeping the rest of FILE (holes stay holes).
+write_at ()
+{
+  dd if=/dev/urandom of="$1" bs=1M seek="$2" count="$3" conv=notrunc status=none
+}
+
+# alloc_bytes FILE: bytes allocated on disk (st_blocks * 512).
+alloc_bytes ()
+{
+  echo $(( $(stat -c '%b * %B' "$1") ))
+}
+
+# apparent_bytes FILE
+apparent_bytes ()
+{
+  stat -c %s "$1"
+}
+
+# hole_map FILE: the file as SEEK_DATA/SEEK_HOLE sees it, one line per
+# region, "data START END" or "hole START END", then "size N".  Two files
+# with the same map have their holes in the same places.
+hole_map ()
+{
+  python3 - "$1" <<'EOF'
+import os, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+size = os.fstat(fd).st_size
+pos = 0
+while pos < size:
+    try:
+        data = os.lseek(fd, pos, os.SEEK_DATA)
+    except OSError:          # ENXIO: only a hole up to EOF is left
+        data = size
+    if data > pos:
+        print("hole", pos, data)
+    if data >= size:
+        break
+    hole = os.lseek(fd, data, os.SEEK_HOLE)
+    print("data", data, hole)
+    pos = hole
+print("size", size)
+EOF
+}
+
+# data_bytes FILE: total length of the data regions in hole_map.
+data_bytes ()
+{
+  hole_map "$1" | awk '$1 == "data" { n += $3 - $2 } END { print n + 0 }'
+}
+
+# ---------------------------------------------------------------------------
+# Extents (btrfs, XFS): proof that a copy shares the source's blocks.
+
+# extent_list FILE: one line per extent from `filefrag -v`, after syncing
+# the file so that no extent is still delayed: "LOGICAL PHYSICAL LENGTH
+# FLAGS" in filesystem blocks.
+extent_list ()
+{
+  filefrag -s -v "$1" | awk '
+    /^ *[0-9]+:/ {
+      line = $0
+      gsub(/\.\./, " ", line); gsub(/:/, " ", line)
+      n = split(line, f, " ")
+      # ext logical_start logical_end physical_start physical_end length
+      # [expected] [flags]
+      flags = (f[n] ~ /[a-z]/) ? f[n] : "-"
+      print f[2], f[4], f[6], flags
+    }'
+}
+
+# extents_all_shared FILE: FILE has extents and every one is shared.
+extents_all_shared ()
+{
+  local list
+  list=$(extent_list "$1")
+  [[ -n $list ]] || { echo "$1: no extents" >&2; return 1; }
+  if grep -v -E '[ ,]shared(,|$)' <<<"$list" | grep -q .; then
+    echo "$1: not every extent is shared:" >&2
+    echo "$list" >&2
+    return 1
+  fi
+}
+
+# extents_none_shared FILE: FILE has extents and none is shared.
+extents_none_shared ()
+{
+  local list
+  list=$(extent_list "$1")
+  [[ -n $list ]] || { echo "$1: no extents" >&2; return 1; }
+  if grep -q -E '[ ,]shared(,|$)' <<<"$list"; then
+    echo "$1: some extent is shared:" >&2
+    echo "$list" >&2
+    return 1
+  fi
+}
+
+# same_physical A B: A and B map every logical block to the same physical
+# block, i.e. B is a clone of A (not of some other copy of the data).
+same_physical ()
+{
+  local a b
+  a=$(extent_list "$1" | awk '{ print $1, $2, $3 }')
+  b=$(extent_list "$2" | awk '{ print $1, $2, $3 }')
+  [[ -n $a ]] || { echo "$1: no extents" >&2; return 1; }
+  if [[ $a != "$b" ]]; then
+    echo "physical extents differ: $1 vs $2" >&2
+    diff <(echo "$a") <(echo "$b") >&2
+    return 1
+  fi
+}
+
+# no_common_physical A B: no physical block start of A appears in B.
+no_common_physical ()
+{
+  local common
+  common=$(comm -12 <(extent_list "$1" | awk '{ print $2 }' | sort) \
+                    <(extent_list "$2" | awk '{ print $2 }' | sort))
+  if [[ -n $common ]]; then
+    echo "$1 and $2 share physical blocks: $common" >&2
+    return 1
+  fi
+}
+
+# ---------------------------------------------------------------------------
+# Assertions with a useful message when they fail
+
+# assert_status N: $status (from run) is N.
+assert_status ()
+{
+  if [[ $status -ne $1 ]]; then
+    echo "exit status $status, expected $1" >&2
+    echo "stdout: ${output:-}" >&2
+    echo "stderr: ${stderr:-}" >&2
+    return 1
+  fi
+}
+
+# assert_equal ACTUAL EXPECTED [WHAT]
+assert_equal ()
+{
+  if [[ $1 != "$2" ]]; then
+    printf '%s differs.\nexpected: %s\nactual:   %s\n' "${3:-value}" "$2" "$1" >&2
+    return 1
+  fi
+}
+
+# assert_stderr LINE...: stderr (from run --separate-stderr) is exactly
+# these lines.
+assert_stderr ()
+{
+  local expected
+  expected=$(printf '%s\n' "$@")
+  assert_equal "$stderr" "$expected" stderr
+}
+
+# assert_stdout LINE...: stdout is exactly these lines.
+assert_stdout ()
+{
+  local expected
+  expected=$(printf '%s\n' "$@")
+  assert_equal "$output" "$expected" stdout
+}
+
+# assert_same FILE1 FILE2: identical bytes.
+assert_same ()
+{
+  cmp -- "$1" "$2" >&2
+}
+
+# assert_same_sparse FILE1 FILE2: identical bytes, as cmp says, but
+# reading only where either file has data: a range that is a hole in both
+# reads as zeros in both.  cmp takes seconds on a 2 GiB hole; this takes
+# time in proportion to the data.
+assert_same_sparse ()
+{
+  python3 - "$1" "$2" <<'EOF' >&2
+import os, sys
+
+def data_regions(fd, size):
+    regions, pos = [], 0
+    while pos < size:
+        try:
+            start = os.lseek(fd, pos, os.SEEK_DATA)
+        except OSError:          # ENXIO: no data after pos
+            break
+        end = min(os.lseek(fd, start, os.SEEK_HOLE), size)
+        regions.append((start, end))
+        pos = end
+    return regions
+
+a, b = sys.argv[1], sys.argv[2]
+fa, fb = os.open(a, os.O_RDONLY), os.open(b, os.O_RDONLY)
+size = os.fstat(fa).st_size
+if os.fstat(fb).st_size != size:
+    print(f"{a} and {b} differ in size: {size} vs {os.fstat(fb).st_size}")
+    sys.exit(1)
+merged = []
+for start, end in sorted(data_regions(fa, size) + data_regions(fb, size)):
+    if merged and start <= merged[-1][1]:
+        merged[-1][1] = max(merged[-1][1], end)
+    else:
+        merged.append([start, end])
+chunk = 1 << 20
+for start, end in merged:
+    for off in range(start, end, chunk):
+        n = min(chunk, end - off)
+        da, db = os.pread(fa, n, off), os.pread(fb, n, off)
+        if da != db:
+            i = next((i for i in range(min(len(da), len(db))) if da[i] != db[i]),
+                     min(len(da), len(db)))
+            print(f"{a} {b} differ: byte {off + i + 1}")
+            sys.exit(1)
+EOF
+}
+
+# assert_no_file FILE
+assert_no_file ()
+{
+  if [[ -e $1 || -L $1 ]]; then
+    echo "$1 exists, it should not" >&2
+    return 1
+  fi
+}

@@ -1,0 +1,137 @@
+# reflink.bash -- the checks of reflink-btrfs.bats and reflink-xfs.bats, on
+# a filesystem that can clone, mounted at $MNT by the caller's setup_file.
+# The proof of a clone is physical: the copy's extents are the source's
+# extents (same physical offsets, flagged shared), not merely equal bytes.
+
+MiB=$((1024 * 1024))
+
+setup ()
+{
+  check_file_skip
+  DIR=$MNT/$BATS_TEST_NUMBER
+  mkdir -p "$DIR"
+  cd "$DIR"
+  # Several MiB and an unaligned tail: the clone must take the EOF block.
+  make_random src $((4 * MiB + 4097))
+  # Each test starts from a source that shares nothing.
+  extents_none_shared src
+}
+
+teardown ()
+{
+  cd /
+  [[ -z ${DIR:-} ]] || rm -rf "$DIR"
+}
+
+# check_clone DST: DST has the bytes of src and shares all its blocks.
+check_clone ()
+{
+  assert_same src "$1"
+  extents_all_shared "$1"
+  extents_all_shared src
+  same_physical src "$1"
+}
+
+# check_no_clone DST: DST has the bytes of src in blocks of its own.
+check_no_clone ()
+{
+  assert_same src "$1"
+  extents_none_shared "$1"
+  extents_none_shared src
+  no_common_physical src "$1"
+}
+
+reflink_auto ()
+{
+  run --separate-stderr fcopy --debug src dst
+  assert_status 0
+  assert_stdout "'src' -> 'dst' (reflink: yes)"
+  assert_equal "$stderr" "" stderr
+  check_clone dst
+}
+
+reflink_always ()
+{
+  run --separate-stderr fcopy --debug --reflink=always src dst
+  assert_status 0
+  assert_stdout "'src' -> 'dst' (reflink: yes)"
+  check_clone dst
+}
+
+reflink_bare ()
+{
+  run --separate-stderr fcopy --reflink src dst
+  assert_status 0
+  assert_equal "$output$stderr" "" "output"
+  check_clone dst
+}
+
+reflink_never ()
+{
+  run --separate-stderr fcopy --debug --reflink=never src dst
+  assert_status 0
+  assert_stdout "'src' -> 'dst' (reflink: avoided, copy offload: avoided, splice: yes, sparse detection: no)"
+  check_no_clone dst
+}
+
+# --sparse=never writes every byte itself: no clone, no copy offload.
+sparse_never_no_clone ()
+{
+  run --separate-stderr fcopy --debug --sparse=never src dst
+  assert_status 0
+  [[ $output == "'src' -> 'dst' (reflink: avoided, copy offload: avoided, "* ]] || {
+    echo "debug: $output" >&2; false; }
+  check_no_clone dst
+}
+
+# An existing, longer destination becomes a clone of the source.
+reflink_always_existing ()
+{
+  make_random dst $((7 * MiB))
+  run --separate-stderr fcopy --reflink=always src dst
+  assert_status 0
+  assert_equal "$(apparent_bytes dst)" "$(apparent_bytes src)" "size of the copy"
+  check_clone dst
+}
+
+# A sparse source is cloned with its holes.
+reflink_sparse ()
+{
+  rm src
+  truncate -s 64M src
+  write_at src 1 2
+  write_at src 40 3
+  run --separate-stderr fcopy --debug src dst
+  assert_status 0
+  assert_stdout "'src' -> 'dst' (reflink: yes)"
+  assert_equal "$(hole_map dst)" "$(hole_map src)" "data/hole map"
+  (( $(alloc_bytes dst) <= 6 * MiB ))
+  check_clone dst
+}
+
+# Several sources into a directory: each one cloned.
+reflink_into_dir ()
+{
+  make_random src2 $((MiB + 1))
+  mkdir d
+  run --separate-stderr fcopy --debug src src2 d
+  assert_status 0
+  assert_stdout "'src' -> 'd/src' (reflink: yes)" "'src2' -> 'd/src2' (reflink: yes)"
+  check_clone d/src
+  assert_same src2 d/src2
+  extents_all_shared d/src2
+  same_physical src2 d/src2
+}
+
+# Empty and tiny files (btrfs keeps those inline) still copy exactly.
+reflink_small ()
+{
+  local size
+  for size in 0 1 100 4096; do
+    make_random small $size
+    run --separate-stderr fcopy small small.copy
+    assert_status 0
+    assert_same small small.copy
+    rm small.copy
+  done
+}

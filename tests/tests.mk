@@ -1,0 +1,20 @@
+## tests/tests.mk -- the test suite, included by Makefile.am.
+## One .bats file per behaviour; helpers.bash and reflink.bash are loaded
+## by them, fault-shim.c is built into tests/fault-shim.so by Makefile.am.
+
+TESTS = \
+  tests/shim.bats \
+  tests/cli.bats \
+  tests/bytes.bats \
+  tests/sparse.bats \
+  tests/reflink-btrfs.bats \
+  tests/reflink-xfs.bats \
+  tests/reflink-unsupported.bats \
+  tests/cross-fs.bats \
+  tests/faults.bats
+
+EXTRA_DIST += \
+  $(TESTS) \
+  tests/helpers.bash \
+  tests/reflink.bash \
+  tests/fault-shim.c
