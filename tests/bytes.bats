@@ -6,9 +6,12 @@ load helpers
 
 setup_file ()
 {
-  need_fs ext4
+  need_fs ext4 tmpfs
+  need_cmd strace
   EXT4=$(mount_fs ext4 ext4)
-  export EXT4
+  # Room for a 2 GiB copy that is all data (zeros written out).
+  TMPFS=$(mount_fs tmpfs tmpfs 3G)
+  export EXT4 TMPFS
 }
 
 teardown_file ()
@@ -152,4 +155,30 @@ make_big_sparse ()
   assert_status 0
   assert_equal "$(apparent_bytes "$WORK/copy")" "$(apparent_bytes "$WORK/big")" "size of the copy"
   assert_same_sparse "$WORK/big" "$WORK/copy"
+}
+
+# With SEEK_DATA made to look unsupported (the fault shim fails the first
+# lseek with EINVAL), the whole 2 GiB file is one range for
+# copy_file_range, holes and all: the chunk limit is really crossed.
+@test "one range past 2 GiB: copy_file_range asks at most 0x7FF00000 bytes a call" {
+  check_file_skip
+  local dir=$TMPFS/$BATS_TEST_NUMBER
+  mkdir -p "$dir"
+  make_big_sparse "$dir/big"
+  run --separate-stderr strace -qq -e trace=copy_file_range -o "$dir/trace" \
+    env LD_PRELOAD="$FAULT_SHIM" FCOPY_FAULT=lseek:1:EINVAL \
+    "$FCOPY" --debug "$dir/big" "$dir/copy"
+  assert_status 0
+  assert_stdout "'$dir/big' -> '$dir/copy' (reflink: unsupported, copy offload: yes, sparse detection: no)"
+  # "copy_file_range(3, [0] => [N], 4, [0] => [N], LEN, 0) = MOVED"
+  local lens
+  lens=$(sed -n 's/.*, \([0-9]*\), 0) = [0-9]*$/\1/p' "$dir/trace")
+  echo "requested lengths: $lens" >&2
+  (( $(wc -l <<<"$lens") >= 2 ))
+  for len in $lens; do
+    (( len <= 0x7FF00000 )) || { echo "a call asked for $len bytes" >&2; false; }
+  done
+  assert_equal "$(head -n 1 <<<"$lens")" $((0x7FF00000)) "first request"
+  cmp "$dir/big" "$dir/copy"
+  rm -rf "$dir"
 }
