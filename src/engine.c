@@ -19,6 +19,7 @@
 
 #include "alignalloc.h"
 #include "full-write.h"
+#include "ignore-value.h"
 #include "intprops.h"
 #include "safe-read.h"
 
@@ -40,6 +41,10 @@ enum { RW_BUFSIZE = 256 * 1024 };
 /* A pipe of 1 MiB (the default /proc/sys/fs/pipe-max-size) moves as
    many pages per splice pair as the kernel allows an unprivileged user. */
 enum { PIPE_SIZE_WANTED = 1024 * 1024 };
+
+/* Files smaller than this are written too fast for preallocation to
+   pay for its system call.  */
+enum { PREALLOC_MIN = 1024 * 1024 };
 
 /* Runs of zeros are turned into holes in blocks of this size: no
    filesystem we know allocates in smaller units than 4 KiB pages.  */
@@ -363,6 +368,32 @@ copy_extents (struct ladder *l, off_t size)
   return true;
 }
 
+/* Reserve the destination's blocks before copying SIZE bytes of data.
+   ext4 then writes into one allocated extent instead of reserving
+   delayed-allocation blocks page by page, which halves the time a
+   cached copy takes.  KEEP_SIZE: until data lands there the file's size
+   stays what was written, so a failed copy never shows zeros as data.
+   Only a hint: a filesystem without fallocate copies as well.  */
+static bool
+preallocate (int dst_fd, off_t size)
+{
+  return (PREALLOC_MIN <= size
+          && fallocate (dst_fd, FALLOC_FL_KEEP_SIZE, 0, size) == 0);
+}
+
+/* Give back the blocks reserved past the end of a copy that failed:
+   a truncate to the file's own size frees them (ext4, XFS, btrfs and
+   tmpfs alike).  Keeps errno, which says why the copy failed.  */
+static void
+drop_preallocation (int dst_fd)
+{
+  int saved_errno = errno;
+  struct stat st;
+  if (fstat (dst_fd, &st) == 0)
+    ignore_value (ftruncate (dst_fd, st.st_size));
+  errno = saved_errno;
+}
+
 /* Whether the source has fewer blocks than its size needs, the cheap
    sign of holes (Linux counts st_blocks in 512-byte units).  */
 static bool
@@ -395,7 +426,13 @@ copy_contents (struct ladder *l, struct fcopy_options const *opts)
       ok = copy_extents (l, end);
     }
   else
-    ok = copy_range (l, 0, end);
+    {
+      bool reserved = (!l->punch_zeros && S_ISREG (st->st_mode)
+                       && preallocate (l->job->dst_fd, st->st_size));
+      ok = copy_range (l, 0, end);
+      if (!ok && reserved)
+        drop_preallocation (l->job->dst_fd);
+    }
   if (!ok)
     return false;
 

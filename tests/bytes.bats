@@ -182,3 +182,29 @@ make_big_sparse ()
   cmp "$dir/big" "$dir/copy"
   rm -rf "$dir"
 }
+
+# fcopy reserves a large destination's blocks (fallocate KEEP_SIZE) before
+# copying: the copy must end up allocating what the source does, no more.
+@test "ext4: a preallocated copy allocates exactly what the source does" {
+  check_file_skip
+  head -c $((5 * MiB + 12345)) /dev/urandom > "$EWORK/src"
+  run --separate-stderr fcopy "$EWORK/src" "$EWORK/dst"
+  assert_status 0
+  cmp "$EWORK/src" "$EWORK/dst"
+  sync
+  assert_equal "$(alloc_bytes "$EWORK/dst")" "$(alloc_bytes "$EWORK/src")" "allocated bytes"
+}
+
+@test "ext4: a copy that fails midway gives back the blocks reserved for the rest" {
+  check_file_skip
+  head -c $((8 * MiB)) /dev/urandom > "$EWORK/src"
+  run --separate-stderr fcopy_fault copy_file_range:1:short=1048576,copy_file_range:2:EIO \
+    "$EWORK/src" "$EWORK/dst"
+  assert_status 1
+  assert_stderr "fcopy: error copying '$EWORK/src' to '$EWORK/dst': Input/output error"
+  assert_equal "$(apparent_bytes "$EWORK/dst")" $MiB "size of the partial copy"
+  sync
+  local alloc
+  alloc=$(alloc_bytes "$EWORK/dst")
+  (( alloc <= MiB )) || { echo "partial copy of 1 MiB allocates $alloc bytes" >&2; false; }
+}
