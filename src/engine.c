@@ -303,11 +303,40 @@ copy_via_rw (struct ladder *l, off_t *src_pos, off_t *dst_pos, off_t end)
   return STEP_OK;
 }
 
+/* Reserve the destination's blocks [POS, END) before copying data there.
+   ext4 then writes into one allocated extent instead of reserving
+   delayed-allocation blocks page by page, which halves the time a
+   cached copy takes.  KEEP_SIZE: until data lands there the file's size
+   stays what was written, so a failed copy never shows zeros as data.
+   Only a hint: a filesystem without fallocate copies as well.  */
+static bool
+preallocate (struct ladder const *l, off_t pos, off_t end)
+{
+  /* Not where zero blocks must stay holes, nor up to an unknown end.  */
+  return (!l->punch_zeros && end != TYPE_MAXIMUM (off_t)
+          && PREALLOC_MIN <= end - pos
+          && fallocate (l->job->dst_fd, FALLOC_FL_KEEP_SIZE, pos, end - pos)
+             == 0);
+}
+
+/* Give back the blocks reserved past the end of a copy that failed:
+   a truncate to the file's own size frees them (ext4, XFS, btrfs and
+   tmpfs alike).  Keeps errno, which says why the copy failed.  */
+static void
+drop_preallocation (int dst_fd)
+{
+  int saved_errno = errno;
+  struct stat st;
+  if (fstat (dst_fd, &st) == 0)
+    ignore_value (ftruncate (dst_fd, st.st_size));
+  errno = saved_errno;
+}
+
 /* Run what is left of the ladder after cloning on the bytes
    [POS, END) of the source, to the same offsets of the destination.
    A step found unsupported for one range is not tried for the next.  */
 static bool
-copy_range (struct ladder *l, off_t pos, off_t end)
+climb_ladder (struct ladder *l, off_t pos, off_t end)
 {
   struct copy_report *r = l->report;
   off_t src_pos = pos, dst_pos = pos;
@@ -342,6 +371,17 @@ copy_range (struct ladder *l, off_t pos, off_t end)
   return copy_via_rw (l, &src_pos, &dst_pos, end) == STEP_OK;
 }
 
+/* Copy the bytes [POS, END) into blocks reserved for them.  */
+static bool
+copy_range (struct ladder *l, off_t pos, off_t end)
+{
+  bool reserved = preallocate (l, pos, end);
+  bool ok = climb_ladder (l, pos, end);
+  if (!ok && reserved)
+    drop_preallocation (l->job->dst_fd);
+  return ok;
+}
+
 /* Copy the data of a file with holes, extent by extent, then give the
    destination the source's size: a trailing hole has no data to write.
    SIZE is st_size; data past it (a growing file) is not copied.  */
@@ -366,32 +406,6 @@ copy_extents (struct ladder *l, off_t size)
       pos = hole;
     }
   return true;
-}
-
-/* Reserve the destination's blocks before copying SIZE bytes of data.
-   ext4 then writes into one allocated extent instead of reserving
-   delayed-allocation blocks page by page, which halves the time a
-   cached copy takes.  KEEP_SIZE: until data lands there the file's size
-   stays what was written, so a failed copy never shows zeros as data.
-   Only a hint: a filesystem without fallocate copies as well.  */
-static bool
-preallocate (int dst_fd, off_t size)
-{
-  return (PREALLOC_MIN <= size
-          && fallocate (dst_fd, FALLOC_FL_KEEP_SIZE, 0, size) == 0);
-}
-
-/* Give back the blocks reserved past the end of a copy that failed:
-   a truncate to the file's own size frees them (ext4, XFS, btrfs and
-   tmpfs alike).  Keeps errno, which says why the copy failed.  */
-static void
-drop_preallocation (int dst_fd)
-{
-  int saved_errno = errno;
-  struct stat st;
-  if (fstat (dst_fd, &st) == 0)
-    ignore_value (ftruncate (dst_fd, st.st_size));
-  errno = saved_errno;
 }
 
 /* Whether the source has fewer blocks than its size needs, the cheap
@@ -426,13 +440,7 @@ copy_contents (struct ladder *l, struct fcopy_options const *opts)
       ok = copy_extents (l, end);
     }
   else
-    {
-      bool reserved = (!l->punch_zeros && S_ISREG (st->st_mode)
-                       && preallocate (l->job->dst_fd, st->st_size));
-      ok = copy_range (l, 0, end);
-      if (!ok && reserved)
-        drop_preallocation (l->job->dst_fd);
-    }
+    ok = copy_range (l, 0, end);
   if (!ok)
     return false;
 
