@@ -17,7 +17,7 @@
 /* Open SRC_NAME for reading and fstat it.  O_NONBLOCK: opening a FIFO
    must not hang before we know what it is; it is cleared again for
    files that are read as streams.  */
-static int
+int
 open_source (char const *src_name, struct stat *st)
 {
   int fd = open (src_name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);

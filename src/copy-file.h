@@ -4,11 +4,16 @@
 #define FCOPY_COPY_FILE_H
 
 #include <stdbool.h>
+#include <sys/stat.h>
 #include "options.h"
 
 /* Copy SRC_NAME to DST_NAME under OPTS.  Report any failure once, on
    stderr, and return false.  */
 bool copy_file (char const *src_name, char const *dst_name,
                 struct fcopy_options const *opts);
+
+/* Open SRC_NAME read-only and fstat it into *ST; FIFOs do not block.
+   Report a failure (as cp words it) and return -1.  */
+int open_source (char const *src_name, struct stat *st);
 
 #endif

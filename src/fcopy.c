@@ -1,7 +1,8 @@
 /* fcopy -- copy files the fastest correct way; a drop-in for cp.
 
    main() turns the command line into one const struct fcopy_options,
-   works out where each operand goes, and accumulates the exit status.  */
+   works out which SOURCE goes to which DEST, and hands each pair to the
+   copier or, with --dedupe, to the deduplicator.  */
 
 #include <config.h>
 
@@ -9,17 +10,22 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "argmatch.h"
 #include "closeout.h"
 #include "copy-file.h"
+#include "dedupe.h"
 #include "dirname.h"
 #include "error.h"
+#include "exitfail.h"
 #include "filenamecat.h"
 #include "options.h"
+#include "pairs.h"
 #include "progname.h"
 #include "quote-name.h"
+#include "report.h"
 #include "version-etc.h"
 
 /* version_etc passes gnulib's year too; the format ignores it.  */
@@ -29,8 +35,12 @@ char const version_etc_copyright[] =
 enum
 {
   DEBUG_OPTION = CHAR_MAX + 1,
+  DEDUPE_OPTION,
+  GROUPS_FROM_OPTION,
+  PAIRS_FROM_OPTION,
   REFLINK_OPTION,
   SPARSE_OPTION,
+  STATS_OPTION,
   HELP_OPTION,
   VERSION_OPTION
 };
@@ -38,10 +48,16 @@ enum
 static struct option const long_options[] =
 {
   {"debug", no_argument, NULL, DEBUG_OPTION},
+  {"dedupe", no_argument, NULL, DEDUPE_OPTION},
   {"force", no_argument, NULL, 'f'},
+  {"groups-from", required_argument, NULL, GROUPS_FROM_OPTION},
   {"no-target-directory", no_argument, NULL, 'T'},
+  {"null", no_argument, NULL, '0'},
+  {"pairs-from", required_argument, NULL, PAIRS_FROM_OPTION},
+  {"recursive", no_argument, NULL, 'r'},
   {"reflink", optional_argument, NULL, REFLINK_OPTION},
   {"sparse", required_argument, NULL, SPARSE_OPTION},
+  {"stats", no_argument, NULL, STATS_OPTION},
   {"target-directory", required_argument, NULL, 't'},
   {"verbose", no_argument, NULL, 'v'},
   {"help", no_argument, NULL, HELP_OPTION},
@@ -59,6 +75,17 @@ static enum sparse_mode const sparse_values[] =
   { SPARSE_NEVER, SPARSE_AUTO, SPARSE_ALWAYS };
 ARGMATCH_VERIFY (sparse_args, sparse_values);
 
+/* The operands and where they go, besides the options.  */
+struct command
+{
+  char **file;                 /* the operands */
+  int n_files;
+  char const *target_dir;      /* -t */
+  bool no_target_dir;          /* -T */
+  char const *list;            /* --pairs-from or --groups-from */
+  bool groups;                 /* the list is --groups-from */
+};
+
 /* Not static: argmatch calls it for invalid --reflink/--sparse values.  */
 _Noreturn void
 usage (int status)
@@ -74,9 +101,15 @@ Usage: %s [OPTION]... [-T] SOURCE DEST\n\
   or:  %s [OPTION]... SOURCE... DIRECTORY\n\
   or:  %s [OPTION]... -t DIRECTORY SOURCE...\n",
           program_name, program_name, program_name);
+  printf ("\
+  or:  %s --dedupe [OPTION]... SOURCE DEST | SOURCE... DIRECTORY\n\
+  or:  %s --dedupe -r [OPTION]... SRCDIR DSTDIR\n\
+  or:  %s --dedupe [-0] --pairs-from=FILE | --groups-from=FILE\n",
+          program_name, program_name, program_name);
   fputs ("\
 Copy SOURCE to DEST, or multiple SOURCE(s) to DIRECTORY, the fastest\n\
 correct way: clone, copy_file_range, splice, then read/write.\n\
+With --dedupe, copy nothing: make identical existing files share extents.\n\
 \n\
 Mandatory arguments to long options are mandatory for short options too.\n\
       --debug                  explain how each file was copied\n\
@@ -93,33 +126,70 @@ Mandatory arguments to long options are mandatory for short options too.\n\
       --help                   display this help and exit\n\
       --version                output version information and exit\n\
 \n\
+Deduplication (FIDEDUPERANGE; the kernel compares the bytes):\n\
+      --dedupe                 make each identical DEST share SOURCE's extents\n\
+  -r, -R, --recursive          with --dedupe: pair the files of two trees by\n\
+                                 relative name\n\
+      --pairs-from=FILE        read SOURCE DEST pairs from FILE (- = stdin),\n\
+                                 one name a line\n\
+      --groups-from=FILE       read fdupes/jdupes groups from FILE: the first\n\
+                                 file of a group is the source of the others\n\
+  -0, --null                   names in FILE end in NUL, as find -print0's\n\
+      --stats                  print counts of pairs and bytes at the end\n\
+\n\
 --reflink=never makes a copy that shares no extent with the source, so it\n\
 avoids copy_file_range as well (btrfs and XFS clone through it).\n\
 --sparse=never writes every byte and implies --reflink=never.\n\
 \n\
-Exit status is 0 if every file was copied, 1 if not.\n\
+Exit status is 0 if every file was copied, 1 if not.  With --dedupe, as\n\
+cmp: 0 if every pair is shared, 1 if some pair differed or was skipped,\n\
+2 on trouble.\n\
 See fcopy(1) for details.\n", stdout);
   exit (status);
 }
 
-/* Parse ARGV into *OPTS; set *TARGET_DIR and *NO_TARGET_DIR from -t/-T.
-   Return the index of the first operand.  */
-static int
+/* Exit after a usage error (with the status usage errors have).  */
+static _Noreturn void
+usage_error (char const *message)
+{
+  error (0, 0, "%s", message);
+  usage (exit_failure);
+}
+
+/* Set CMD's list from --pairs-from or --groups-from.  */
+static void
+set_list (struct command *cmd, char const *name, bool groups)
+{
+  if (cmd->list)
+    usage_error ("only one --pairs-from or --groups-from may be given");
+  cmd->list = name;
+  cmd->groups = groups;
+}
+
+/* Parse ARGV into *OPTS and *CMD.  */
+static void
 parse_options (int argc, char **argv, struct fcopy_options *opts,
-               char const **target_dir, bool *no_target_dir)
+               struct command *cmd)
 {
   int c;
-  while ((c = getopt_long (argc, argv, "fTt:v", long_options, NULL)) != -1)
+  while ((c = getopt_long (argc, argv, "0fRrTt:v", long_options, NULL))
+         != -1)
     switch (c)
       {
+      case '0': opts->null_sep = true; break;
       case DEBUG_OPTION: opts->debug = true; break;
+      case DEDUPE_OPTION: opts->dedupe = true; break;
       case 'f': opts->force = true; break;
-      case 'T': *no_target_dir = true; break;
+      case GROUPS_FROM_OPTION: set_list (cmd, optarg, true); break;
+      case PAIRS_FROM_OPTION: set_list (cmd, optarg, false); break;
+      case 'R': case 'r': opts->recursive = true; break;
+      case STATS_OPTION: opts->stats = true; break;
+      case 'T': cmd->no_target_dir = true; break;
       case 'v': opts->verbose = true; break;
       case 't':
-        if (*target_dir)
-          error (EXIT_FAILURE, 0, "multiple target directories specified");
-        *target_dir = optarg;
+        if (cmd->target_dir)
+          usage_error ("multiple target directories specified");
+        cmd->target_dir = optarg;
         break;
       case REFLINK_OPTION:
         opts->reflink = (optarg
@@ -138,17 +208,47 @@ parse_options (int argc, char **argv, struct fcopy_options *opts,
                      (char *) NULL);
         exit (EXIT_SUCCESS);
       default:
-        usage (EXIT_FAILURE);
+        usage (exit_failure);
       }
+  cmd->file = argv + optind;
+  cmd->n_files = argc - optind;
+}
 
+/* Refuse combinations that mean nothing.  */
+static void
+check_options (struct fcopy_options const *opts, struct command const *cmd)
+{
   /* A clone shares the source's extents as they are: it can neither
      fill holes nor punch new ones.  */
   if (opts->reflink == REFLINK_ALWAYS && opts->sparse != SPARSE_AUTO)
-    {
-      error (0, 0, "--reflink can be used only with --sparse=auto");
-      usage (EXIT_FAILURE);
-    }
-  return optind;
+    usage_error ("--reflink can be used only with --sparse=auto");
+  if (opts->dedupe && opts->reflink == REFLINK_NEVER)
+    usage_error ("--dedupe and --reflink=never are mutually exclusive");
+  if (!opts->dedupe && (cmd->list || opts->stats || opts->null_sep))
+    usage_error ("--pairs-from, --groups-from, -0 and --stats "
+                 "work with --dedupe only");
+  if (!opts->dedupe && opts->recursive)
+    error (EXIT_FAILURE, 0, "-r: recursive copying is not implemented yet; "
+           "it works with --dedupe only");
+  if (cmd->list && (cmd->n_files || cmd->target_dir || opts->recursive))
+    usage_error ("file operands cannot be combined with --pairs-from or "
+                 "--groups-from");
+  if (cmd->target_dir && cmd->no_target_dir)
+    error (exit_failure, 0, "cannot combine --target-directory (-t) "
+           "and --no-target-directory (-T)");
+}
+
+/* Whether ARGV asks for --dedupe (or an abbreviation of it), looked up
+   before getopt so that every usage error can exit with --dedupe's
+   status, also one found before getopt reaches --dedupe.  */
+static bool
+asks_dedupe (int argc, char **argv)
+{
+  for (int i = 1; i < argc && strcmp (argv[i], "--") != 0; i++)
+    if (strncmp (argv[i], "--ded", 5) == 0
+        && strncmp ("--dedupe", argv[i], strlen (argv[i])) == 0)
+      return true;
+  return false;
 }
 
 /* Whether NAME is a directory; if it is not and NAME is a target,
@@ -159,23 +259,109 @@ is_directory (char const *name, char const *prefix)
   struct stat st;
   int err = stat (name, &st) != 0 ? errno : S_ISDIR (st.st_mode) ? 0 : ENOTDIR;
   if (err && prefix)
-    error (EXIT_FAILURE, err, "%s %s", prefix, quoteaf (name));
+    error (exit_failure, err, "%s %s", prefix, quoteaf (name));
   return !err;
 }
 
-/* Copy each of the N_FILES names in FILE into directory DIR.  */
+/* What to do with one SOURCE, DEST pair: copy or deduplicate.  */
+struct visitor
+{
+  bool (*visit) (void *ctx, char const *src_name, char const *dst_name);
+  void *ctx;
+};
+
+/* Visit each of the N_FILES names in FILE with DIR/its last component. */
 static bool
-copy_into (char const *dir, char **file, int n_files,
-           struct fcopy_options const *opts)
+visit_into (struct visitor v, char const *dir, char **file, int n_files)
 {
   bool ok = true;
   for (int i = 0; i < n_files; i++)
     {
       char *dst_name = file_name_concat (dir, last_component (file[i]), NULL);
-      ok &= copy_file (file[i], dst_name, opts);
+      ok &= v.visit (v.ctx, file[i], dst_name);
       free (dst_name);
     }
   return ok;
+}
+
+/* Work out, as cp does, which operand goes where, and visit each pair. */
+static bool
+visit_operands (struct command const *cmd, struct visitor v)
+{
+  char **file = cmd->file;
+  int n_files = cmd->n_files;
+
+  if (n_files <= !cmd->target_dir)
+    {
+      if (n_files <= 0)
+        usage_error ("missing file operand");
+      error (0, 0, "missing destination file operand after %s",
+             quoteaf (file[0]));
+      usage (exit_failure);
+    }
+  if (cmd->no_target_dir)
+    {
+      if (2 < n_files)
+        {
+          error (0, 0, "extra operand %s", quoteaf (file[2]));
+          usage (exit_failure);
+        }
+      return v.visit (v.ctx, file[0], file[1]);
+    }
+  if (cmd->target_dir)
+    {
+      is_directory (cmd->target_dir, "target directory");
+      return visit_into (v, cmd->target_dir, file, n_files);
+    }
+  if (2 < n_files)
+    {
+      char const *dir = file[n_files - 1];
+      is_directory (dir, "target");
+      return visit_into (v, dir, file, n_files - 1);
+    }
+  if (is_directory (file[1], NULL))
+    return visit_into (v, file[1], file, 1);
+  return v.visit (v.ctx, file[0], file[1]);
+}
+
+static bool
+copy_visit (void *opts, char const *src_name, char const *dst_name)
+{
+  return copy_file (src_name, dst_name, opts);
+}
+
+static bool
+dedupe_visit (void *deduper, char const *src_name, char const *dst_name)
+{
+  dedupe_pair (deduper, src_name, dst_name);
+  return true;                  /* the outcome is in the counts */
+}
+
+/* --dedupe: find the pairs, deduplicate them, exit as cmp does.  */
+static int
+run_dedupe (struct fcopy_options const *opts, struct command const *cmd)
+{
+  struct deduper d;
+  if (!deduper_init (&d, opts))
+    error (exit_failure, errno, "cannot allocate compare buffers");
+
+  bool ok;
+  if (cmd->list)
+    ok = dedupe_list (&d, cmd->list, cmd->groups);
+  else if (opts->recursive)
+    {
+      if (cmd->n_files != 2 || cmd->target_dir || cmd->no_target_dir)
+        usage_error ("--dedupe -r takes two operands: SRCDIR DSTDIR");
+      ok = dedupe_trees (&d, cmd->file[0], cmd->file[1]);
+    }
+  else
+    ok = visit_operands (cmd, (struct visitor) { dedupe_visit, &d });
+
+  if (opts->stats || opts->verbose)
+    report_dedupe_stats (&d.stats);
+  int status = ok ? dedupe_exit_status (&d.stats) : 2;
+  deduper_free (&d);
+  return status;
 }
 
 int
@@ -183,55 +369,21 @@ main (int argc, char **argv)
 {
   struct fcopy_options opts = { .reflink = REFLINK_AUTO,
                                 .sparse = SPARSE_AUTO };
-  char const *target_dir = NULL;
-  bool no_target_dir = false;
+  struct command cmd = { 0 };
 
   set_program_name (argv[0]);
+  /* With --dedupe the exit status is cmp's: 2 means trouble.  */
+  if (asks_dedupe (argc, argv))
+    exit_failure = 2;
   atexit (close_stdout);
 
-  int first = parse_options (argc, argv, &opts, &target_dir, &no_target_dir);
+  parse_options (argc, argv, &opts, &cmd);
+  check_options (&opts, &cmd);
   struct fcopy_options const *const o = &opts;
-  char **file = argv + first;
-  int n_files = argc - first;
 
-  if (n_files <= !target_dir)
-    {
-      if (n_files <= 0)
-        error (0, 0, "missing file operand");
-      else
-        error (0, 0, "missing destination file operand after %s",
-               quoteaf (file[0]));
-      usage (EXIT_FAILURE);
-    }
-
-  bool ok;
-  if (no_target_dir)
-    {
-      if (target_dir)
-        error (EXIT_FAILURE, 0, "cannot combine --target-directory (-t) "
-               "and --no-target-directory (-T)");
-      if (2 < n_files)
-        {
-          error (0, 0, "extra operand %s", quoteaf (file[2]));
-          usage (EXIT_FAILURE);
-        }
-      ok = copy_file (file[0], file[1], o);
-    }
-  else if (target_dir)
-    {
-      is_directory (target_dir, "target directory");
-      ok = copy_into (target_dir, file, n_files, o);
-    }
-  else if (2 < n_files)
-    {
-      char const *dir = file[n_files - 1];
-      is_directory (dir, "target");
-      ok = copy_into (dir, file, n_files - 1, o);
-    }
-  else if (is_directory (file[1], NULL))
-    ok = copy_into (file[1], file, 1, o);
-  else
-    ok = copy_file (file[0], file[1], o);
-
+  if (o->dedupe)
+    return run_dedupe (o, &cmd);
+  bool ok = visit_operands (&cmd, (struct visitor) { copy_visit,
+                                                     (void *) o });
   return ok ? EXIT_SUCCESS : EXIT_FAILURE;
 }

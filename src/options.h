@@ -31,6 +31,12 @@ struct fcopy_options
   bool debug;        /* --debug: one line per file about the ladder */
   bool verbose;      /* -v: "'a' -> 'b'" per file */
   bool force;        /* -f: unlink a dst that cannot be opened, retry */
+
+  /* --dedupe: share extents of existing identical files, copy nothing.  */
+  bool dedupe;
+  bool recursive;    /* -r: pair files of two trees (--dedupe only, so far) */
+  bool stats;        /* --stats: the counts at the end */
+  bool null_sep;     /* -0: --pairs-from/--groups-from records end in NUL */
 };
 
 #endif

@@ -52,3 +52,17 @@ report_debug (char const *src_name, char const *dst_name,
     printf ("%ssparse detection: %s", sep, holes_word[r->holes]);
   puts (")");
 }
+
+void
+report_dedupe_stats (struct dedupe_stats const *s)
+{
+  printf ("pairs examined: %ju\n"
+          "deduplicated: %ju\n"
+          "already shared: %ju\n"
+          "differing: %ju\n"
+          "skipped: %ju\n"
+          "failed: %ju\n"
+          "bytes deduplicated: %ju\n",
+          s->examined, s->deduped, s->shared, s->differing, s->skipped,
+          s->failed, s->bytes);
+}

@@ -3,6 +3,7 @@
 #ifndef FCOPY_REPORT_H
 #define FCOPY_REPORT_H
 
+#include "dedupe.h"
 #include "engine.h"
 
 /* -v: "'SRC' -> 'DST'", as GNU cp prints it.  */
@@ -14,5 +15,8 @@ void report_verbose (char const *src_name, char const *dst_name);
    wording stable.  */
 void report_debug (char const *src_name, char const *dst_name,
                    struct copy_report const *report);
+
+/* --stats (and -v) with --dedupe: the counts, one "key: value" a line. */
+void report_dedupe_stats (struct dedupe_stats const *stats);
 
 #endif

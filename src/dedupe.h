@@ -1,0 +1,52 @@
+/* dedupe.h -- --dedupe: share the extents of identical pairs of files.  */
+
+#ifndef FCOPY_DEDUPE_H
+#define FCOPY_DEDUPE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "options.h"
+
+/* What became of one pair; the exit status follows cmp (0, 1, 2).  */
+enum pair_outcome
+{
+  PAIR_DEDUPED,      /* DST now shares SRC's extents */
+  PAIR_SHARED,       /* it already did: no ioctl was needed */
+  PAIR_DIFFER,       /* the contents or sizes differ: nothing shared */
+  PAIR_SKIPPED,      /* nothing to do: same file, or both empty */
+  PAIR_FAILED        /* an error, reported on stderr */
+};
+
+struct dedupe_stats
+{
+  uintmax_t examined, deduped, shared, differing, skipped, failed;
+  uintmax_t bytes;   /* bytes_deduped summed: not space freed */
+};
+
+/* One pair while it is worked on.  */
+struct pair
+{
+  char const *src_name, *dst_name;
+  int src_fd, dst_fd;
+  bool dst_rw;       /* DST had to be reopened for writing */
+};
+
+/* The state kept across pairs: two compare buffers and the counts.  */
+struct deduper
+{
+  struct fcopy_options const *opts;
+  struct dedupe_stats stats;
+  char *buf[2];
+};
+
+bool deduper_init (struct deduper *d, struct fcopy_options const *opts);
+void deduper_free (struct deduper *d);
+
+/* Deduplicate DST_NAME against SRC_NAME, count the outcome, report.  */
+void dedupe_pair (struct deduper *d, char const *src_name,
+                  char const *dst_name);
+
+/* 0 all pairs shared, 1 some differed or were skipped, 2 some failed.  */
+int dedupe_exit_status (struct dedupe_stats const *s);
+
+#endif

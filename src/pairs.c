@@ -1,0 +1,203 @@
+/* pairs.c -- where --dedupe finds its pairs: two trees walked side by
+   side, or lists of names (find -print0, fdupes/jdupes output).  */
+
+#include <config.h>
+#include "pairs.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "error.h"
+#include "filenamecat.h"
+#include "fts_.h"
+#include "quote-name.h"
+#include "xalloc.h"
+
+/* The part of PATH below the walk's root, whose name is ROOT_LEN long.  */
+static char const *
+relative (char const *path, size_t root_len)
+{
+  path += root_len;
+  while (*path == '/')
+    path++;
+  return path;
+}
+
+/* Call VISIT for each regular file below DIR with its path and its name
+   relative to DIR.  Return false if part of the tree could not be read
+   (reported).  */
+static bool
+walk_files (char const *dir, void (*visit) (void *, char const *,
+                                             char const *), void *arg)
+{
+  char *roots[] = { (char *) dir, NULL };
+  FTS *fts = fts_open (roots, FTS_PHYSICAL | FTS_CWDFD, NULL);
+  if (!fts)
+    {
+      error (0, errno, "cannot open directory %s", quoteaf (dir));
+      return false;
+    }
+  bool ok = true;
+  size_t root_len = strlen (dir);
+  FTSENT *ent;
+  while ((ent = fts_read (fts)) != NULL)
+    switch (ent->fts_info)
+      {
+      case FTS_F:
+        visit (arg, ent->fts_path, relative (ent->fts_path, root_len));
+        break;
+      case FTS_DNR: case FTS_ERR: case FTS_NS:
+        error (0, ent->fts_errno, "cannot read %s", quoteaf (ent->fts_path));
+        ok = false;
+        break;
+      default:
+        break;                  /* directories, links, devices: no pairs */
+      }
+  if (errno != 0 || fts_close (fts) != 0)
+    {
+      error (0, errno, "cannot walk %s", quoteaf (dir));
+      ok = false;
+    }
+  return ok;
+}
+
+struct tree_walk
+{
+  struct deduper *d;
+  char const *walked_dir;       /* the tree being walked */
+  char const *other_dir;        /* the tree its files are looked up in */
+};
+
+/* The name OTHER_DIR/REL, or NULL (after saying so with -v) if there
+   is nothing by that name.  */
+static char *
+counterpart (struct tree_walk const *w, char const *rel)
+{
+  char *other = file_name_concat (w->other_dir, rel, NULL);
+  struct stat st;
+  if (lstat (other, &st) == 0 || errno != ENOENT)
+    return other;
+  if (w->d->opts->verbose)
+    printf ("only in %s: %s\n", quoteaf_n (0, w->walked_dir),
+            quoteaf_n (1, rel));
+  free (other);
+  return NULL;
+}
+
+static void
+visit_source (void *arg, char const *path, char const *rel)
+{
+  struct tree_walk *w = arg;
+  char *dst = counterpart (w, rel);
+  if (dst)
+    dedupe_pair (w->d, path, dst);
+  free (dst);
+}
+
+/* With -v, name the files that only the destination tree has.  */
+static void
+visit_dest (void *arg, char const *path _GL_UNUSED, char const *rel)
+{
+  free (counterpart (arg, rel));
+}
+
+bool
+dedupe_trees (struct deduper *d, char const *src_dir, char const *dst_dir)
+{
+  struct tree_walk w = { d, src_dir, dst_dir };
+  bool ok = walk_files (src_dir, visit_source, &w);
+  if (d->opts->verbose)
+    {
+      w = (struct tree_walk) { d, dst_dir, src_dir };
+      ok &= walk_files (dst_dir, visit_dest, &w);
+    }
+  return ok;
+}
+
+/* Read the next record of LIST into *LINE: up to a NUL with -0, else up
+   to a newline.  Return its length, or -1 at EOF or on error.  */
+static ssize_t
+next_record (FILE *list, char **line, size_t *size, bool null_sep)
+{
+  ssize_t len = getdelim (line, size, null_sep ? '\0' : '\n', list);
+  if (0 < len && (*line)[len - 1] == (null_sep ? '\0' : '\n'))
+    (*line)[--len] = '\0';
+  return len;
+}
+
+/* Deduplicate the pairs or groups that LIST (named LIST_NAME) holds:
+   SRC, DST, SRC, DST... or groups whose first name is the source of
+   the others, ended by an empty record.  A bad record stops the reading:
+   pairs before it are done, none after it is touched.  */
+static bool
+read_list (struct deduper *d, FILE *list, char const *list_name, bool groups)
+{
+  char *line = NULL, *src = NULL;
+  size_t size = 0;
+  uintmax_t record = 0;
+  ssize_t len;
+  bool ok = true;
+
+  while (ok && (len = next_record (list, &line, &size, d->opts->null_sep)) >= 0)
+    {
+      record++;
+      if (len == 0 && groups)
+        {
+          free (src);           /* a group ends */
+          src = NULL;
+        }
+      else if (len == 0 || strlen (line) != (size_t) len)
+        {
+          error (0, 0, "%s: record %ju: %s", quoteaf (list_name), record,
+                 len ? "file name with a NUL byte" : "empty file name");
+          ok = false;
+        }
+      else if (!src)
+        src = xstrdup (line);
+      else
+        {
+          dedupe_pair (d, src, line);
+          if (!groups)
+            {
+              free (src);
+              src = NULL;
+            }
+        }
+    }
+  if (ok && ferror (list))
+    {
+      error (0, errno, "error reading %s", quoteaf (list_name));
+      ok = false;
+    }
+  if (ok && src && !groups)
+    {
+      error (0, 0, "%s: odd number of records: record %ju has no partner",
+             quoteaf (list_name), record);
+      ok = false;
+    }
+  free (src);
+  free (line);
+  return ok;
+}
+
+bool
+dedupe_list (struct deduper *d, char const *list_name, bool groups)
+{
+  bool is_stdin = strcmp (list_name, "-") == 0;
+  FILE *list = is_stdin ? stdin : fopen (list_name, "re");
+  if (!list)
+    {
+      error (0, errno, "cannot open %s for reading", quoteaf (list_name));
+      return false;
+    }
+  bool ok = read_list (d, list, list_name, groups);
+  if (!is_stdin && fclose (list) != 0 && ok)
+    {
+      error (0, errno, "error reading %s", quoteaf (list_name));
+      ok = false;
+    }
+  return ok;
+}
