@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "minmax.h"
 #include "quote-name.h"
 #include "report.h"
 #include "same-inode.h"
@@ -43,25 +44,37 @@ open_source (char const *src_name, struct stat *st)
   return fd;
 }
 
-/* Open DST_NAME for writing SRC's data.  An existing file is truncated
+/* Whether JOB's source and destination ranges share a byte.  */
+static bool
+ranges_overlap (struct copy_job const *job)
+{
+  return (job->src_off < job->dst_off + job->len
+          && job->dst_off < job->src_off + job->len);
+}
+
+/* Open DST_NAME for writing JOB's data.  An existing file is truncated
    (but not under --reflink=always, where a failed clone must leave it as
-   it was); a new one is made with O_EXCL, so a name that appears
-   meanwhile is never followed.  Set *CREATED when the file is ours.  */
+   it was, nor in range mode, which keeps the bytes around the range); a
+   new one is made with O_EXCL, so a name that appears meanwhile is never
+   followed.  Set *CREATED when the file is ours.  */
 static int
 open_dest (char const *src_name, char const *dst_name,
-           struct stat const *src_st,
+           struct copy_job const *job,
            struct fcopy_options const *opts, bool *created)
 {
+  struct stat const *src_st = job->src_st;
   struct stat dst_st;
   bool exists = stat (dst_name, &dst_st) == 0;
   *created = false;
 
   if (exists)
     {
-      if (SAME_INODE (*src_st, dst_st))
+      /* Two ranges of one file are fine if they are apart.  */
+      if (SAME_INODE (*src_st, dst_st) && (!job->range || ranges_overlap (job)))
         {
-          error (0, 0, "%s and %s are the same file",
-                 quoteaf_n (0, src_name), quoteaf_n (1, dst_name));
+          error (0, 0, "%s and %s are the same file%s",
+                 quoteaf_n (0, src_name), quoteaf_n (1, dst_name),
+                 job->range ? " and the ranges overlap" : "");
           return -1;
         }
       if (S_ISDIR (dst_st.st_mode))
@@ -70,7 +83,7 @@ open_dest (char const *src_name, char const *dst_name,
                  quoteaf (dst_name));
           return -1;
         }
-      int trunc = opts->reflink == REFLINK_ALWAYS ? 0 : O_TRUNC;
+      int trunc = opts->reflink == REFLINK_ALWAYS || job->range ? 0 : O_TRUNC;
       int fd = open (dst_name, O_WRONLY | O_CLOEXEC | trunc);
       if (0 <= fd || !opts->force)
         {
@@ -111,14 +124,21 @@ open_dest (char const *src_name, char const *dst_name,
 
 /* Say once why copying SRC_NAME to DST_NAME failed, with errno.  */
 static void
-report_failure (enum copy_failure failure, char const *src_name,
-                char const *dst_name)
+report_failure (struct copy_job const *job, enum copy_failure failure,
+                char const *src_name, char const *dst_name)
 {
   switch (failure)
     {
     case FAILED_CLONE:
-      error (0, errno, "failed to clone %s from %s",
-             quoteaf_n (0, dst_name), quoteaf_n (1, src_name));
+      if (job->range && errno == EINVAL)
+        error (0, errno, "failed to clone %s from %s (the offsets and "
+               "length must be multiples of the block size, %jd bytes, "
+               "but for a length that reaches the source's end)",
+               quoteaf_n (0, dst_name), quoteaf_n (1, src_name),
+               (intmax_t) job->src_st->st_blksize);
+      else
+        error (0, errno, "failed to clone %s from %s",
+               quoteaf_n (0, dst_name), quoteaf_n (1, src_name));
       break;
     case FAILED_READ:
       error (0, errno, "error reading %s", quoteaf (src_name));
@@ -136,10 +156,28 @@ report_failure (enum copy_failure failure, char const *src_name,
     }
 }
 
-/* Open the destination, copy the data, close it.  SRC_FD is open on
-   SRC_ST.  */
+/* Range mode: work out JOB's range from OPTS.  The source may end
+   before the range does: then what exists is copied, and -v says so.  */
+static void
+plan_range (struct copy_job *job, struct fcopy_options const *opts,
+            char const *src_name)
+{
+  off_t size = job->src_st->st_size;
+  off_t avail = opts->src_offset < size ? size - opts->src_offset : 0;
+  job->range = true;
+  job->src_off = opts->src_offset;
+  job->dst_off = opts->dst_offset;
+  job->len = opts->length < 0 ? avail : MIN (opts->length, avail);
+  if (opts->verbose && job->len < opts->length)
+    printf ("%s ends at byte %jd: copying %jd of the %jd bytes asked\n",
+            quoteaf (src_name), (intmax_t) size, (intmax_t) job->len,
+            (intmax_t) opts->length);
+}
+
+/* Open the destination, copy the data, close it.  JOB holds the open
+   source and, in range mode, the range.  */
 static bool
-copy_to_dest (int src_fd, struct stat const *src_st, char const *src_name,
+copy_to_dest (struct copy_job *job, char const *src_name,
               char const *dst_name, struct fcopy_options const *opts)
 {
   /* cp says what it is about to do before it knows how it will go.  */
@@ -147,18 +185,18 @@ copy_to_dest (int src_fd, struct stat const *src_st, char const *src_name,
     report_verbose (src_name, dst_name);
 
   bool created;
-  int dst_fd = open_dest (src_name, dst_name, src_st, opts, &created);
+  int dst_fd = open_dest (src_name, dst_name, job, opts, &created);
   if (dst_fd < 0)
     return false;
 
-  struct copy_job job = { .src_fd = src_fd, .dst_fd = dst_fd,
-                          .src_st = src_st,
-                          .dst_empty = created
-                                       || opts->reflink != REFLINK_ALWAYS };
-  struct copy_report report;
-  bool ok = copy_data (&job, opts, &report);
+  job->dst_fd = dst_fd;
+  job->dst_empty = created || (opts->reflink != REFLINK_ALWAYS && !job->range);
+  struct copy_report report = { 0 };
+  /* An empty range: nothing to move, and FICLONERANGE would take a
+     length of 0 to mean "up to the end".  */
+  bool ok = (job->range && job->len == 0) || copy_data (job, opts, &report);
   if (!ok)
-    report_failure (report.failure, src_name, dst_name);
+    report_failure (job, report.failure, src_name, dst_name);
   if (opts->debug)
     report_debug (src_name, dst_name, &report);
 
@@ -192,7 +230,12 @@ copy_file (char const *src_name, char const *dst_name,
       ok = false;
     }
   else
-    ok = copy_to_dest (src_fd, &src_st, src_name, dst_name, opts);
+    {
+      struct copy_job job = { .src_fd = src_fd, .src_st = &src_st };
+      if (opts->range)
+        plan_range (&job, opts, src_name);
+      ok = copy_to_dest (&job, src_name, dst_name, opts);
+    }
 
   close (src_fd);
   return ok;

@@ -35,6 +35,12 @@ enum { COMPARE_CHUNK = 16 * 1024 * 1024 };
 /* The kernel caps one dedupe request at 1 GiB (vfs_dedupe_file_range). */
 enum { DEDUPE_REQUEST_MAX = 1024 * 1024 * 1024 };
 
+/* The bytes of a pair to share: whole files, or one range of each.  */
+struct span
+{
+  off_t src, dst, len;
+};
+
 bool
 deduper_init (struct deduper *d, struct fcopy_options const *opts)
 {
@@ -72,17 +78,18 @@ read_at (int fd, char *buf, size_t len, off_t pos)
   return true;
 }
 
-/* Compare the first SIZE bytes of the pair.  */
+/* Compare the pair's span.  */
 static enum pair_outcome
-compare_pair (struct deduper *d, struct pair const *p, off_t size)
+compare_pair (struct deduper *d, struct pair const *p, struct span const *sp)
 {
   posix_fadvise (p->src_fd, 0, 0, POSIX_FADV_SEQUENTIAL);
   posix_fadvise (p->dst_fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-  for (off_t pos = 0; pos < size; pos += COMPARE_CHUNK)
+  for (off_t pos = 0; pos < sp->len; pos += COMPARE_CHUNK)
     {
-      size_t len = MIN (size - pos, COMPARE_CHUNK);
+      size_t len = MIN (sp->len - pos, COMPARE_CHUNK);
       for (int i = 0; i < 2; i++)
-        if (!read_at (i ? p->dst_fd : p->src_fd, d->buf[i], len, pos))
+        if (!read_at (i ? p->dst_fd : p->src_fd, d->buf[i], len,
+                      pos + (i ? sp->dst : sp->src)))
           {
             error (0, errno, "error reading %s",
                    quoteaf (i ? p->dst_name : p->src_name));
@@ -129,20 +136,21 @@ refused (struct pair const *p, int err)
   return PAIR_FAILED;
 }
 
-/* Ask for [POS, POS + LEN) of DST to share SRC's blocks.  Return the
-   bytes the kernel shared, 0 with *STATUS set otherwise.  */
+/* Ask for LEN bytes of DST at DST_POS to share SRC's at SRC_POS.
+   Return the bytes the kernel shared, 0 with *STATUS set otherwise.  */
 static uint64_t
-dedupe_request (struct pair const *p, off_t pos, uint64_t len, int *status)
+dedupe_request (struct pair const *p, off_t src_pos, off_t dst_pos,
+                uint64_t len, int *status)
 {
   union
   {
     struct file_dedupe_range range;
     char room[sizeof (struct file_dedupe_range)
               + sizeof (struct file_dedupe_range_info)];
-  } req = { .range = { .src_offset = pos, .src_length = len,
+  } req = { .range = { .src_offset = src_pos, .src_length = len,
                        .dest_count = 1 } };
   req.range.info[0].dest_fd = p->dst_fd;
-  req.range.info[0].dest_offset = pos;
+  req.range.info[0].dest_offset = dst_pos;
 
   while (ioctl (p->src_fd, FIDEDUPERANGE, &req.range) != 0)
     if (errno != EINTR)
@@ -155,17 +163,17 @@ dedupe_request (struct pair const *p, off_t pos, uint64_t len, int *status)
                                            : 0;
 }
 
-/* Share the SIZE bytes of the pair, a request at a time: the kernel may
-   do less than asked (one request at most 1 GiB) and says how much.  */
+/* Share the pair's span, a request at a time: the kernel may do less
+   than asked (one request at most 1 GiB) and says how much.  */
 static enum pair_outcome
-share_pair (struct deduper *d, struct pair *p, off_t size)
+share_pair (struct deduper *d, struct pair *p, struct span const *sp)
 {
   off_t pos = 0;
-  while (pos < size)
+  while (pos < sp->len)
     {
       int status;
-      uint64_t done = dedupe_request (p, pos, MIN (size - pos,
-                                                   DEDUPE_REQUEST_MAX),
+      uint64_t done = dedupe_request (p, sp->src + pos, sp->dst + pos,
+                                      MIN (sp->len - pos, DEDUPE_REQUEST_MAX),
                                       &status);
       /* Before 4.19 (and for other users' files) DST must be open for
          writing; retry so once.  */
@@ -203,10 +211,10 @@ share_pair (struct deduper *d, struct pair *p, off_t size)
   return PAIR_DEDUPED;
 }
 
-/* Check that the opened pair can be deduplicated at all.  */
-static enum pair_outcome
-check_pair (struct pair const *p, struct stat const *src_st,
-            struct stat const *dst_st)
+/* Check that the opened pair are regular files.  */
+static bool
+regular_pair (struct pair const *p, struct stat const *src_st,
+              struct stat const *dst_st)
 {
   char const *names[2] = { p->src_name, p->dst_name };
   struct stat const *st[2] = { src_st, dst_st };
@@ -215,14 +223,23 @@ check_pair (struct pair const *p, struct stat const *src_st,
       {
         error (0, 0, "-r not specified; omitting directory %s",
                quoteaf (names[i]));
-        return PAIR_FAILED;
+        return false;
       }
     else if (!S_ISREG (st[i]->st_mode))
       {
         error (0, 0, "%s is not a regular file", quoteaf (names[i]));
-        return PAIR_FAILED;
+        return false;
       }
+  return true;
+}
 
+/* Check that the whole files of the pair can be deduplicated, and set
+   *SP to all of them.  */
+static enum pair_outcome
+check_pair (struct pair const *p, struct stat const *src_st,
+            struct stat const *dst_st, struct span *sp)
+{
+  *sp = (struct span) { 0, 0, src_st->st_size };
   char const *why = (SAME_INODE (*src_st, *dst_st) ? "are the same file"
                      : src_st->st_size != dst_st->st_size ? "differ in size"
                      : src_st->st_size == 0 ? "are empty: nothing to share"
@@ -235,20 +252,63 @@ check_pair (struct pair const *p, struct stat const *src_st,
           : PAIR_SKIPPED);
 }
 
+/* Range mode: check the one range OPTS gives and set *SP to it.  It
+   must lie inside both files; two ranges of one file must be apart.  */
+static enum pair_outcome
+check_range (struct fcopy_options const *opts, struct pair const *p,
+             struct stat const *src_st, struct stat const *dst_st,
+             struct span *sp)
+{
+  off_t src_size = src_st->st_size;
+  off_t len = (opts->length >= 0 ? opts->length
+               : opts->src_offset < src_size ? src_size - opts->src_offset
+               : 0);
+  *sp = (struct span) { opts->src_offset, opts->dst_offset, len };
+  char const *names[2] = { p->src_name, p->dst_name };
+  off_t const size[2] = { src_size, dst_st->st_size };
+  off_t const start[2] = { sp->src, sp->dst };
+  for (int i = 0; i < 2; i++)
+    if (size[i] < start[i] || size[i] - start[i] < len)
+      {
+        error (0, 0, "the range goes past the end of %s (%jd bytes)",
+               quoteaf (names[i]), (intmax_t) size[i]);
+        return PAIR_FAILED;
+      }
+  if (SAME_INODE (*src_st, *dst_st)
+      && sp->src < sp->dst + len && sp->dst < sp->src + len)
+    {
+      error (0, 0, "%s and %s are the same file and the ranges overlap",
+             quoteaf_n (0, p->src_name), quoteaf_n (1, p->dst_name));
+      return PAIR_FAILED;
+    }
+  if (len == 0)
+    {
+      error (0, 0, "the range is empty: nothing to share");
+      return PAIR_SKIPPED;
+    }
+  return PAIR_DEDUPED;
+}
+
 /* Deduplicate the open pair P.  */
 static enum pair_outcome
 dedupe_open_pair (struct deduper *d, struct pair *p,
                   struct stat const *src_st, struct stat const *dst_st)
 {
-  enum pair_outcome r = check_pair (p, src_st, dst_st);
+  struct span sp;
+  if (!regular_pair (p, src_st, dst_st))
+    return PAIR_FAILED;
+  enum pair_outcome r = (d->opts->range
+                         ? check_range (d->opts, p, src_st, dst_st, &sp)
+                         : check_pair (p, src_st, dst_st, &sp));
   if (r != PAIR_DEDUPED)
     return r;
-  if (extents_shared (p->src_fd, p->dst_fd))
+  /* The extent maps speak of whole files only.  */
+  if (!d->opts->range && extents_shared (p->src_fd, p->dst_fd))
     return PAIR_SHARED;
-  r = compare_pair (d, p, src_st->st_size);
+  r = compare_pair (d, p, &sp);
   if (r != PAIR_DEDUPED)
     return r;
-  return share_pair (d, p, src_st->st_size);
+  return share_pair (d, p, &sp);
 }
 
 static void

@@ -123,6 +123,21 @@ copy_via_clone (struct ladder *l)
   return STEP_OK;
 }
 
+/* Step 1 in range mode, under --reflink=always only: FICLONERANGE.
+   Elsewhere copy_file_range reflinks aligned ranges by itself.  */
+static enum step_result
+copy_via_clone_range (struct ladder *l)
+{
+  struct copy_job const *job = l->job;
+  struct file_clone_range range = { .src_fd = job->src_fd,
+                                    .src_offset = job->src_off,
+                                    .src_length = job->len,
+                                    .dest_offset = job->dst_off };
+  if (ioctl (job->dst_fd, FICLONERANGE, &range) != 0)
+    return clone_failed (l);
+  return STEP_OK;
+}
+
 /* Step 2: copy_file_range from *SRC_POS up to END.  The kernel advances
    both offsets by what it moved, so a partial return needs no arithmetic
    here, and the file positions of the descriptors stay untouched.  */
@@ -312,9 +327,8 @@ copy_via_rw (struct ladder *l, off_t *src_pos, off_t *dst_pos, off_t end)
 static bool
 preallocate (struct ladder const *l, off_t pos, off_t end)
 {
-  /* Not where zero blocks must stay holes, nor up to an unknown end.  */
-  return (!l->punch_zeros && end != TYPE_MAXIMUM (off_t)
-          && PREALLOC_MIN <= end - pos
+  /* Not where zero blocks must stay holes.  */
+  return (!l->punch_zeros && PREALLOC_MIN <= end - pos
           && fallocate (l->job->dst_fd, FALLOC_FL_KEEP_SIZE, pos, end - pos)
              == 0);
 }
@@ -333,13 +347,12 @@ drop_preallocation (int dst_fd)
 }
 
 /* Run what is left of the ladder after cloning on the bytes
-   [POS, END) of the source, to the same offsets of the destination.
+   [SRC_POS, END) of the source, to DST_POS on in the destination.
    A step found unsupported for one range is not tried for the next.  */
 static bool
-climb_ladder (struct ladder *l, off_t pos, off_t end)
+climb_ladder (struct ladder *l, off_t src_pos, off_t dst_pos, off_t end)
 {
   struct copy_report *r = l->report;
-  off_t src_pos = pos, dst_pos = pos;
   enum step_result res;
 
   if (r->offload == STEP_NOT_TRIED || r->offload == STEP_DONE)
@@ -371,12 +384,14 @@ climb_ladder (struct ladder *l, off_t pos, off_t end)
   return copy_via_rw (l, &src_pos, &dst_pos, end) == STEP_OK;
 }
 
-/* Copy the bytes [POS, END) into blocks reserved for them.  */
+/* Copy the source's bytes [SRC_POS, END) to DST_POS on, into blocks
+   reserved for them.  */
 static bool
-copy_range (struct ladder *l, off_t pos, off_t end)
+copy_range (struct ladder *l, off_t src_pos, off_t dst_pos, off_t end)
 {
-  bool reserved = preallocate (l, pos, end);
-  bool ok = climb_ladder (l, pos, end);
+  bool reserved = (end != TYPE_MAXIMUM (off_t)
+                   && preallocate (l, dst_pos, dst_pos + (end - src_pos)));
+  bool ok = climb_ladder (l, src_pos, dst_pos, end);
   if (!ok && reserved)
     drop_preallocation (l->job->dst_fd);
   return ok;
@@ -401,7 +416,7 @@ copy_extents (struct ladder *l, off_t size)
           l->report->failure = FAILED_READ;
           return false;
         }
-      if (!copy_range (l, data, MIN (hole, size)))
+      if (!copy_range (l, data, data, MIN (hole, size)))
         return false;
       pos = hole;
     }
@@ -440,7 +455,7 @@ copy_contents (struct ladder *l, struct fcopy_options const *opts)
       ok = copy_extents (l, end);
     }
   else
-    ok = copy_range (l, 0, end);
+    ok = copy_range (l, 0, 0, end);
   if (!ok)
     return false;
 
@@ -476,11 +491,13 @@ copy_data (struct copy_job const *job, struct fcopy_options const *opts,
                    && opts->sparse != SPARSE_NEVER;
   if (!may_share)
     report->clone = report->offload = STEP_AVOIDED;
-  else if (!job->dst_empty && opts->reflink != REFLINK_ALWAYS)
+  else if ((!job->dst_empty || job->range)
+           && opts->reflink != REFLINK_ALWAYS)
     report->clone = STEP_AVOIDED;
   else
     {
-      enum step_result res = copy_via_clone (&l);
+      enum step_result res = (job->range ? copy_via_clone_range (&l)
+                              : copy_via_clone (&l));
       report->clone = (res == STEP_OK ? STEP_DONE
                        : res == STEP_NO ? STEP_UNSUPPORTED : STEP_FAILED);
       if (res == STEP_OK)
@@ -495,7 +512,10 @@ copy_data (struct copy_job const *job, struct fcopy_options const *opts,
   if (l.punch_zeros || !S_ISREG (job->src_st->st_mode))
     report->offload = report->splice = STEP_AVOIDED;
 
-  bool ok = copy_contents (&l, opts);
+  bool ok = (job->range
+             ? copy_range (&l, job->src_off, job->dst_off,
+                           job->src_off + job->len)
+             : copy_contents (&l, opts));
   int saved_errno = errno;
   if (0 <= l.pipe_fd[0])
     {

@@ -16,6 +16,11 @@ struct copy_job
   int src_fd, dst_fd;
   struct stat const *src_st;   /* from the caller's fstat, not taken again */
   bool dst_empty;              /* dst was created or truncated by the caller */
+
+  /* Range mode: copy LEN bytes from SRC_OFF to DST_OFF, leaving the rest
+     of the destination as it is; holes are not looked for.  */
+  bool range;
+  off_t src_off, dst_off, len;
 };
 
 /* What became of one step of the ladder.  */

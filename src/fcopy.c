@@ -21,12 +21,15 @@
 #include "error.h"
 #include "exitfail.h"
 #include "filenamecat.h"
+#include "intprops.h"
 #include "options.h"
 #include "pairs.h"
 #include "progname.h"
+#include "quote.h"
 #include "quote-name.h"
 #include "report.h"
 #include "version-etc.h"
+#include "xstrtol.h"
 
 /* version_etc passes gnulib's year too; the format ignores it.  */
 char const version_etc_copyright[] =
@@ -36,10 +39,13 @@ enum
 {
   DEBUG_OPTION = CHAR_MAX + 1,
   DEDUPE_OPTION,
+  DST_OFFSET_OPTION,
   GROUPS_FROM_OPTION,
+  LENGTH_OPTION,
   PAIRS_FROM_OPTION,
   REFLINK_OPTION,
   SPARSE_OPTION,
+  SRC_OFFSET_OPTION,
   STATS_OPTION,
   HELP_OPTION,
   VERSION_OPTION
@@ -49,14 +55,17 @@ static struct option const long_options[] =
 {
   {"debug", no_argument, NULL, DEBUG_OPTION},
   {"dedupe", no_argument, NULL, DEDUPE_OPTION},
+  {"dst-offset", required_argument, NULL, DST_OFFSET_OPTION},
   {"force", no_argument, NULL, 'f'},
   {"groups-from", required_argument, NULL, GROUPS_FROM_OPTION},
+  {"length", required_argument, NULL, LENGTH_OPTION},
   {"no-target-directory", no_argument, NULL, 'T'},
   {"null", no_argument, NULL, '0'},
   {"pairs-from", required_argument, NULL, PAIRS_FROM_OPTION},
   {"recursive", no_argument, NULL, 'r'},
   {"reflink", optional_argument, NULL, REFLINK_OPTION},
   {"sparse", required_argument, NULL, SPARSE_OPTION},
+  {"src-offset", required_argument, NULL, SRC_OFFSET_OPTION},
   {"stats", no_argument, NULL, STATS_OPTION},
   {"target-directory", required_argument, NULL, 't'},
   {"verbose", no_argument, NULL, 'v'},
@@ -137,6 +146,13 @@ Deduplication (FIDEDUPERANGE; the kernel compares the bytes):\n\
   -0, --null                   names in FILE end in NUL, as find -print0's\n\
       --stats                  print counts of pairs and bytes at the end\n\
 \n\
+Range mode (copy, --reflink=always clone, or --dedupe of one byte range):\n\
+      --src-offset=N           start reading SOURCE at byte N (default 0)\n\
+      --dst-offset=N           start writing DEST at byte N (default 0)\n\
+      --length=N               move N bytes (default: up to SOURCE's end)\n\
+  DEST is not truncated; SOURCE and DEST may be one file if the ranges do\n\
+  not overlap.  N may have a suffix: K = KiB = 1024, KB = 1000, M, G, T...\n\
+\n\
 --reflink=never makes a copy that shares no extent with the source, so it\n\
 avoids copy_file_range as well (btrfs and XFS clone through it).\n\
 --sparse=never writes every byte and implies --reflink=never.\n\
@@ -154,6 +170,25 @@ usage_error (char const *message)
 {
   error (0, 0, "%s", message);
   usage (exit_failure);
+}
+
+/* The byte count ARG of OPTION: a number with an optional suffix, K
+   = KiB = 1024, KB = 1000, M, G, T, P, E likewise.  */
+static off_t
+parse_size (char const *option, char const *arg)
+{
+  uintmax_t n;
+  enum strtol_error e = xstrtoumax (arg, NULL, 10, &n, "kKmMgGtTpPeE0");
+  /* xstrtoumax takes "-1" as a huge number: refuse signs outright.  */
+  if (e == LONGINT_OK && (strchr (arg, '-') || TYPE_MAXIMUM (off_t) < n))
+    e = LONGINT_OVERFLOW;
+  if (e != LONGINT_OK)
+    {
+      error (0, e == LONGINT_OVERFLOW ? EOVERFLOW : 0, "invalid %s %s",
+             option, quote (arg));
+      usage (exit_failure);
+    }
+  return n;
 }
 
 /* Set CMD's list from --pairs-from or --groups-from.  */
@@ -184,6 +219,18 @@ parse_options (int argc, char **argv, struct fcopy_options *opts,
       case PAIRS_FROM_OPTION: set_list (cmd, optarg, false); break;
       case 'R': case 'r': opts->recursive = true; break;
       case STATS_OPTION: opts->stats = true; break;
+      case SRC_OFFSET_OPTION:
+        opts->src_offset = parse_size ("--src-offset", optarg);
+        opts->range = true;
+        break;
+      case DST_OFFSET_OPTION:
+        opts->dst_offset = parse_size ("--dst-offset", optarg);
+        opts->range = true;
+        break;
+      case LENGTH_OPTION:
+        opts->length = parse_size ("--length", optarg);
+        opts->range = true;
+        break;
       case 'T': cmd->no_target_dir = true; break;
       case 'v': opts->verbose = true; break;
       case 't':
@@ -230,6 +277,9 @@ check_options (struct fcopy_options const *opts, struct command const *cmd)
   if (!opts->dedupe && opts->recursive)
     error (EXIT_FAILURE, 0, "-r: recursive copying is not implemented yet; "
            "it works with --dedupe only");
+  if (opts->range && (cmd->list || opts->recursive))
+    usage_error ("--src-offset, --dst-offset and --length take one pair "
+                 "of files, not lists or trees");
   if (cmd->list && (cmd->n_files || cmd->target_dir || opts->recursive))
     usage_error ("file operands cannot be combined with --pairs-from or "
                  "--groups-from");
@@ -368,7 +418,7 @@ int
 main (int argc, char **argv)
 {
   struct fcopy_options opts = { .reflink = REFLINK_AUTO,
-                                .sparse = SPARSE_AUTO };
+                                .sparse = SPARSE_AUTO, .length = -1 };
   struct command cmd = { 0 };
 
   set_program_name (argv[0]);

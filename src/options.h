@@ -7,6 +7,7 @@
 #define FCOPY_OPTIONS_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 /* --reflink: whether data may share extents with the source.  */
 enum reflink_mode
@@ -37,6 +38,12 @@ struct fcopy_options
   bool recursive;    /* -r: pair files of two trees (--dedupe only, so far) */
   bool stats;        /* --stats: the counts at the end */
   bool null_sep;     /* -0: --pairs-from/--groups-from records end in NUL */
+
+  /* Range mode (--src-offset, --dst-offset, --length): one byte range of
+     each file, as the copy_file_range proposal's offsets offered.  */
+  bool range;
+  off_t src_offset, dst_offset;
+  off_t length;      /* -1: up to the source's end */
 };
 
 #endif
