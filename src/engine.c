@@ -481,7 +481,10 @@ copy_data (struct copy_job const *job, struct fcopy_options const *opts,
 {
   *report = (struct copy_report) { 0 };
   struct ladder l = { .job = job, .report = report,
-                      .punch_zeros = opts->sparse == SPARSE_ALWAYS,
+                      /* In range mode a skipped block would keep the
+                         destination's old bytes: zeros are written.  */
+                      .punch_zeros = (opts->sparse == SPARSE_ALWAYS
+                                      && !job->range),
                       .pipe_fd = { -1, -1 } };
 
   /* --sparse=never wants every byte allocated, which a shared extent of

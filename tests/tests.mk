@@ -11,7 +11,8 @@ TESTS = \
   tests/reflink-xfs.bats \
   tests/reflink-unsupported.bats \
   tests/cross-fs.bats \
-  tests/faults.bats
+  tests/faults.bats \
+  tests/range.bats
 
 EXTRA_DIST += \
   $(TESTS) \
