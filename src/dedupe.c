@@ -113,7 +113,7 @@ refusal_hint (int err)
     {
     case EOPNOTSUPP: case ENOTTY:
       return " (the file system cannot share extents)";
-    case EPERM: return " (immutable or append-only file, or not yours)";
+    case EPERM: return " (an immutable file, or not yours)";
     case ETXTBSY: return " (a swap file)";
     case EINVAL:
       return " (nodatacow on one side only, or an unaligned range)";
@@ -163,6 +163,41 @@ dedupe_request (struct pair const *p, off_t src_pos, off_t dst_pos,
                                            : 0;
 }
 
+/* Open P's destination again, for writing: before Linux 4.19, and for
+   files of other users, the kernel wants it so.  Make sure the name
+   still leads to the same file.  */
+static bool
+reopen_dest_rw (struct pair *p)
+{
+  struct stat old_st, new_st;
+  int fd = open (p->dst_name, O_RDWR | O_CLOEXEC);
+  if (fd < 0)
+    return false;
+  if (fstat (p->dst_fd, &old_st) != 0 || fstat (fd, &new_st) != 0
+      || !SAME_INODE (old_st, new_st))
+    {
+      close (fd);
+      return false;
+    }
+  close (p->dst_fd);
+  p->dst_fd = fd;
+  p->dst_rw = true;
+  return true;
+}
+
+/* dedupe_request, once more with DST open for writing if the kernel
+   refused it open read-only.  */
+static uint64_t
+dedupe_request_rw (struct pair *p, off_t src_pos, off_t dst_pos,
+                   uint64_t len, int *status)
+{
+  uint64_t done = dedupe_request (p, src_pos, dst_pos, len, status);
+  if ((*status == -EINVAL || *status == -EBADF) && !p->dst_rw
+      && reopen_dest_rw (p))
+    done = dedupe_request (p, src_pos, dst_pos, len, status);
+  return done;
+}
+
 /* Share the pair's span, a request at a time: the kernel may do less
    than asked (one request at most 1 GiB) and says how much.  */
 static enum pair_outcome
@@ -172,22 +207,10 @@ share_pair (struct deduper *d, struct pair *p, struct span const *sp)
   while (pos < sp->len)
     {
       int status;
-      uint64_t done = dedupe_request (p, sp->src + pos, sp->dst + pos,
-                                      MIN (sp->len - pos, DEDUPE_REQUEST_MAX),
-                                      &status);
-      /* Before 4.19 (and for other users' files) DST must be open for
-         writing; retry so once.  */
-      if (pos == 0 && (status == -EINVAL || status == -EBADF) && !p->dst_rw)
-        {
-          int fd = open (p->dst_name, O_RDWR | O_CLOEXEC);
-          if (0 <= fd)
-            {
-              close (p->dst_fd);
-              p->dst_fd = fd;
-              p->dst_rw = true;
-              continue;
-            }
-        }
+      uint64_t done = dedupe_request_rw (p, sp->src + pos, sp->dst + pos,
+                                         MIN (sp->len - pos,
+                                              DEDUPE_REQUEST_MAX),
+                                         &status);
       if (status == FILE_DEDUPE_RANGE_DIFFERS)
         {
           error (0, 0, "%s and %s differ (changed while deduplicating)",
@@ -214,12 +237,12 @@ share_pair (struct deduper *d, struct pair *p, struct span const *sp)
 /* Check that the opened pair are regular files.  */
 static bool
 regular_pair (struct pair const *p, struct stat const *src_st,
-              struct stat const *dst_st)
+              struct stat const *dst_st, bool recursive)
 {
   char const *names[2] = { p->src_name, p->dst_name };
   struct stat const *st[2] = { src_st, dst_st };
   for (int i = 0; i < 2; i++)
-    if (S_ISDIR (st[i]->st_mode))
+    if (S_ISDIR (st[i]->st_mode) && !recursive)
       {
         error (0, 0, "-r not specified; omitting directory %s",
                quoteaf (names[i]));
@@ -295,7 +318,7 @@ dedupe_open_pair (struct deduper *d, struct pair *p,
                   struct stat const *src_st, struct stat const *dst_st)
 {
   struct span sp;
-  if (!regular_pair (p, src_st, dst_st))
+  if (!regular_pair (p, src_st, dst_st, d->opts->recursive))
     return PAIR_FAILED;
   enum pair_outcome r = (d->opts->range
                          ? check_range (d->opts, p, src_st, dst_st, &sp)
@@ -305,6 +328,14 @@ dedupe_open_pair (struct deduper *d, struct pair *p,
   /* The extent maps speak of whole files only.  */
   if (!d->opts->range && extents_shared (p->src_fd, p->dst_fd))
     return PAIR_SHARED;
+  /* A request for no bytes costs nothing and tells before the pair is
+     read whether the kernel will do it at all: EOPNOTSUPP on ext4 and
+     tmpfs, EXDEV across file systems, EINVAL for a read-only DST it
+     wants writable.  */
+  int status;
+  dedupe_request_rw (p, sp.src, sp.dst, 0, &status);
+  if (status < 0)
+    return refused (p, -status);
   r = compare_pair (d, p, &sp);
   if (r != PAIR_DEDUPED)
     return r;

@@ -34,10 +34,14 @@ struct extent_map
 enum { EXTENTS_PER_CALL = 256 };
 
 /* Flags under which fe_physical is no address another file could share:
-   data not yet on disk, inline in metadata, or of unknown place.  */
+   data not yet on disk, inline in metadata, or of unknown place.  For an
+   encoded (btrfs: compressed) extent it is the start of the whole extent,
+   whichever part of it a file uses, so two files using different parts
+   would look alike.  */
 enum
 {
   UNSHAREABLE = (FIEMAP_EXTENT_UNKNOWN | FIEMAP_EXTENT_DELALLOC
+                 | FIEMAP_EXTENT_ENCODED
                  | FIEMAP_EXTENT_DATA_INLINE | FIEMAP_EXTENT_NOT_ALIGNED
                  | FIEMAP_EXTENT_DATA_TAIL | FIEMAP_EXTENT_UNWRITTEN)
 };
@@ -82,7 +86,9 @@ read_map (int fd, bool need_shared, struct extent_map *map)
       fm->fm_length = FIEMAP_MAX_OFFSET - start;
       fm->fm_flags = flags;
       fm->fm_extent_count = EXTENTS_PER_CALL;
-      if (ioctl (fd, FS_IOC_FIEMAP, fm) != 0 || fm->fm_mapped_extents == 0)
+      if (ioctl (fd, FS_IOC_FIEMAP, fm) != 0)
+        ok = false;             /* a partial map proves nothing */
+      if (!ok || fm->fm_mapped_extents == 0)
         break;
       flags = 0;
       for (uint32_t i = 0; ok && i < fm->fm_mapped_extents; i++)

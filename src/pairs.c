@@ -69,20 +69,30 @@ struct tree_walk
   struct deduper *d;
   char const *walked_dir;       /* the tree being walked */
   char const *other_dir;        /* the tree its files are looked up in */
+  bool ok;                      /* no trouble seen (reported) */
 };
 
 /* The name OTHER_DIR/REL, or NULL (after saying so with -v) if there
    is nothing by that name.  */
 static char *
-counterpart (struct tree_walk const *w, char const *rel)
+counterpart (struct tree_walk *w, char const *rel)
 {
   char *other = file_name_concat (w->other_dir, rel, NULL);
   struct stat st;
-  if (lstat (other, &st) == 0 || errno != ENOENT)
+  if (lstat (other, &st) != 0 && errno == ENOENT)
+    {
+      if (w->d->opts->verbose)
+        printf ("only in %s: %s\n", quoteaf_n (0, w->walked_dir),
+                quoteaf_n (1, rel));
+    }
+  else if (S_ISLNK (st.st_mode))
+    {
+      /* A tree pairs files, not what links point to elsewhere.  */
+      error (0, 0, "%s is a symbolic link: not followed", quoteaf (other));
+      w->ok = false;
+    }
+  else
     return other;
-  if (w->d->opts->verbose)
-    printf ("only in %s: %s\n", quoteaf_n (0, w->walked_dir),
-            quoteaf_n (1, rel));
   free (other);
   return NULL;
 }
@@ -104,17 +114,34 @@ visit_dest (void *arg, char const *path _GL_UNUSED, char const *rel)
   free (counterpart (arg, rel));
 }
 
+/* Whether NAME is a directory; say why not.  */
+static bool
+is_tree (char const *name)
+{
+  struct stat st;
+  if (stat (name, &st) != 0)
+    error (0, errno, "cannot stat %s", quoteaf (name));
+  else if (!S_ISDIR (st.st_mode))
+    error (0, ENOTDIR, "%s", quoteaf (name));
+  else
+    return true;
+  return false;
+}
+
 bool
 dedupe_trees (struct deduper *d, char const *src_dir, char const *dst_dir)
 {
-  struct tree_walk w = { d, src_dir, dst_dir };
+  if (!is_tree (src_dir) | !is_tree (dst_dir))
+    return false;
+  struct tree_walk w = { d, src_dir, dst_dir, true };
   bool ok = walk_files (src_dir, visit_source, &w);
   if (d->opts->verbose)
     {
-      w = (struct tree_walk) { d, dst_dir, src_dir };
-      ok &= walk_files (dst_dir, visit_dest, &w);
+      /* Only to name the files that only the destination has.  */
+      struct tree_walk back = { d, dst_dir, src_dir, true };
+      ok &= walk_files (dst_dir, visit_dest, &back);
     }
-  return ok;
+  return ok && w.ok;
 }
 
 /* Read the next record of LIST into *LINE: up to a NUL with -0, else up
@@ -178,6 +205,9 @@ read_list (struct deduper *d, FILE *list, char const *list_name, bool groups)
              quoteaf (list_name), record);
       ok = false;
     }
+  /* A bad list fails like a pair, so that the counts tell of it too.  */
+  if (!ok)
+    d->stats.failed++;
   free (src);
   free (line);
   return ok;
