@@ -207,7 +207,10 @@ read_list (struct deduper *d, FILE *list, char const *list_name, bool groups)
     }
   /* A bad list fails like a pair, so that the counts tell of it too.  */
   if (!ok)
-    d->stats.failed++;
+    {
+      d->stats.examined++;
+      d->stats.failed++;
+    }
   free (src);
   free (line);
   return ok;
