@@ -373,8 +373,13 @@ dedupe_pair (struct deduper *d, char const *src_name, char const *dst_name)
   /* Read-only opens: the kernel lets a file's owner (and root) dedupe
      into a file opened for reading since Linux 4.19.  */
   p.src_fd = open_source (src_name, &src_st);
-  if (0 <= p.src_fd)
+  /* A directory SOURCE is omitted before its DEST is looked for, as cp
+     omits it.  */
+  if (0 <= p.src_fd && !(S_ISDIR (src_st.st_mode) && !d->opts->recursive))
     p.dst_fd = open_source (dst_name, &dst_st);
+  else if (0 <= p.src_fd)
+    error (0, 0, "-r not specified; omitting directory %s",
+           quoteaf (src_name));
   if (0 <= p.dst_fd)
     r = dedupe_open_pair (d, &p, &src_st, &dst_st);
   if (0 <= p.dst_fd)

@@ -407,3 +407,39 @@ assert_no_file ()
     return 1
   fi
 }
+
+# ---------------------------------------------------------------------------
+# fcopy --dedupe (SPEC-dedupe.md)
+
+# dedupe_stats EXAMINED DEDUPLICATED ALREADY DIFFERING SKIPPED FAILED BYTES:
+# print the statistics block of --stats (and -v) with these numbers.
+dedupe_stats ()
+{
+  printf '%s\n' "pairs examined: $1" "deduplicated: $2" "already shared: $3" \
+    "differing: $4" "skipped: $5" "failed: $6" "bytes deduplicated: $7"
+}
+
+# make_identical A B SIZE: A of SIZE random bytes and B a copy of it made
+# with read/write, so that the two share no block.
+make_identical ()
+{
+  make_random "$1" "$3"
+  dd if="$1" of="$2" bs=1M status=none
+}
+
+# flip_last_byte FILE: change the last byte of FILE, in place.
+flip_last_byte ()
+{
+  local size last
+  size=$(stat -c %s "$1")
+  last=$(tail -c 1 "$1" | od -An -tu1 | tr -d ' ')
+  printf "\\$(printf '%03o' $(( (last + 1) % 256 )))" |
+    dd of="$1" bs=1 seek=$((size - 1)) conv=notrunc status=none
+}
+
+# file_state FILE: content checksum and mtime (with nanoseconds) of FILE,
+# to show that --dedupe left it as it was.
+file_state ()
+{
+  echo "$(md5sum <"$1") $(stat -c '%Y %y' "$1")"
+}

@@ -12,7 +12,13 @@ TESTS = \
   tests/reflink-unsupported.bats \
   tests/cross-fs.bats \
   tests/faults.bats \
-  tests/range.bats
+  tests/range.bats \
+  tests/dedupe-cli.bats \
+  tests/dedupe-pairs.bats \
+  tests/dedupe-errors.bats \
+  tests/dedupe-lists.bats \
+  tests/dedupe-recursive.bats \
+  tests/dedupe-big.bats
 
 EXTRA_DIST += \
   $(TESTS) \
