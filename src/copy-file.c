@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "metadata.h"
 #include "minmax.h"
 #include "quote-name.h"
 #include "report.h"
@@ -102,10 +103,11 @@ open_dest (char const *src_name, char const *dst_name,
         printf ("removed %s\n", quoteaf (dst_name));
     }
 
-  /* Permission bits only: without -p, cp gives a new file the source's
-     mode less setuid/setgid/sticky, and the umask does the rest.  */
+  /* Permission bits only: cp gives a new file the source's mode less
+     setuid/setgid/sticky (-p sets them last), and the umask does the
+     rest.  */
   int fd = open (dst_name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-                 src_st->st_mode & (S_IRWXU | S_IRWXG | S_IRWXO));
+                 creation_mode (src_st, opts));
   if (fd < 0)
     {
       struct stat lst;
@@ -197,6 +199,12 @@ copy_to_dest (struct copy_job *job, char const *src_name,
   bool ok = (job->range && job->len == 0) || copy_data (job, opts, &report);
   if (!ok)
     report_failure (job, report.failure, src_name, dst_name);
+  else
+    {
+      struct meta_job meta = { job->src_fd, dst_fd, src_name, dst_name,
+                               job->src_st, created };
+      ok = copy_metadata (&meta, opts);
+    }
   if (opts->debug)
     report_debug (src_name, dst_name, &report);
 

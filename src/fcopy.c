@@ -29,6 +29,7 @@
 #include "quote-name.h"
 #include "report.h"
 #include "version-etc.h"
+#include "xalloc.h"
 #include "xstrtol.h"
 
 /* version_etc passes gnulib's year too; the format ignores it.  */
@@ -42,6 +43,8 @@ enum
   DST_OFFSET_OPTION,
   GROUPS_FROM_OPTION,
   LENGTH_OPTION,
+  NO_PRESERVE_OPTION,
+  PRESERVE_OPTION,
   PAIRS_FROM_OPTION,
   REFLINK_OPTION,
   SPARSE_OPTION,
@@ -59,9 +62,11 @@ static struct option const long_options[] =
   {"force", no_argument, NULL, 'f'},
   {"groups-from", required_argument, NULL, GROUPS_FROM_OPTION},
   {"length", required_argument, NULL, LENGTH_OPTION},
+  {"no-preserve", required_argument, NULL, NO_PRESERVE_OPTION},
   {"no-target-directory", no_argument, NULL, 'T'},
   {"null", no_argument, NULL, '0'},
   {"pairs-from", required_argument, NULL, PAIRS_FROM_OPTION},
+  {"preserve", optional_argument, NULL, PRESERVE_OPTION},
   {"recursive", no_argument, NULL, 'r'},
   {"reflink", optional_argument, NULL, REFLINK_OPTION},
   {"sparse", required_argument, NULL, SPARSE_OPTION},
@@ -83,6 +88,19 @@ static char const *const sparse_args[] = { "never", "auto", "always", NULL };
 static enum sparse_mode const sparse_values[] =
   { SPARSE_NEVER, SPARSE_AUTO, SPARSE_ALWAYS };
 ARGMATCH_VERIFY (sparse_args, sparse_values);
+
+enum preserve_attr
+{
+  PRESERVE_MODE, PRESERVE_TIMESTAMPS, PRESERVE_OWNERSHIP, PRESERVE_LINKS,
+  PRESERVE_CONTEXT, PRESERVE_XATTR, PRESERVE_ALL
+};
+static char const *const preserve_args[] =
+  { "mode", "timestamps", "ownership", "links", "context", "xattr", "all",
+    NULL };
+static enum preserve_attr const preserve_values[] =
+  { PRESERVE_MODE, PRESERVE_TIMESTAMPS, PRESERVE_OWNERSHIP, PRESERVE_LINKS,
+    PRESERVE_CONTEXT, PRESERVE_XATTR, PRESERVE_ALL };
+ARGMATCH_VERIFY (preserve_args, preserve_values);
 
 /* The operands and where they go, besides the options.  */
 struct command
@@ -191,6 +209,52 @@ parse_size (char const *option, char const *arg)
   return n;
 }
 
+/* Turn the attributes of the comma-separated LIST of OPTION on or off
+   in *OPTS.  Naming an attribute (but not "all") makes its failures
+   errors, as cp does.  */
+static void
+parse_preserve (char const *option, char const *list, bool on,
+                struct fcopy_options *opts)
+{
+  char *copy = xstrdup (list);
+  for (char *save, *word = strtok_r (copy, ",", &save); word;
+       word = strtok_r (NULL, ",", &save))
+    switch (XARGMATCH (option, word, preserve_args, preserve_values))
+      {
+      case PRESERVE_MODE:
+        opts->preserve_mode = on;
+        opts->no_preserve_mode = !on;
+        break;
+      case PRESERVE_TIMESTAMPS: opts->preserve_timestamps = on; break;
+      case PRESERVE_OWNERSHIP: opts->preserve_ownership = on; break;
+      case PRESERVE_LINKS: opts->preserve_links = on; break;
+      case PRESERVE_CONTEXT:
+        /* Without SELinux there is no context to keep (cp says so too). */
+        if (on)
+          error (EXIT_FAILURE, 0, "cannot preserve security context "
+                 "without an SELinux-enabled kernel");
+        break;
+      case PRESERVE_XATTR:
+        opts->preserve_xattr = opts->require_preserve_xattr = on;
+        break;
+      case PRESERVE_ALL:
+        opts->preserve_mode = opts->preserve_timestamps = on;
+        opts->preserve_ownership = opts->preserve_links = on;
+        opts->preserve_xattr = on;
+        opts->no_preserve_mode &= on;
+        break;
+      }
+  free (copy);
+}
+
+/* -p, or --preserve without a list.  */
+static void
+preserve_default (struct fcopy_options *opts)
+{
+  opts->preserve_mode = opts->preserve_ownership = true;
+  opts->preserve_timestamps = opts->require_preserve = true;
+}
+
 /* Set CMD's list from --pairs-from or --groups-from.  */
 static void
 set_list (struct command *cmd, char const *name, bool groups)
@@ -207,7 +271,7 @@ parse_options (int argc, char **argv, struct fcopy_options *opts,
                struct command *cmd)
 {
   int c;
-  while ((c = getopt_long (argc, argv, "0fRrTt:v", long_options, NULL))
+  while ((c = getopt_long (argc, argv, "0fpRrTt:v", long_options, NULL))
          != -1)
     switch (c)
       {
@@ -217,6 +281,19 @@ parse_options (int argc, char **argv, struct fcopy_options *opts,
       case 'f': opts->force = true; break;
       case GROUPS_FROM_OPTION: set_list (cmd, optarg, true); break;
       case PAIRS_FROM_OPTION: set_list (cmd, optarg, false); break;
+      case 'p': preserve_default (opts); break;
+      case PRESERVE_OPTION:
+        if (!optarg)
+          preserve_default (opts);
+        else
+          {
+            parse_preserve ("--preserve", optarg, true, opts);
+            opts->require_preserve = true;
+          }
+        break;
+      case NO_PRESERVE_OPTION:
+        parse_preserve ("--no-preserve", optarg, false, opts);
+        break;
       case 'R': case 'r': opts->recursive = true; break;
       case STATS_OPTION: opts->stats = true; break;
       case SRC_OFFSET_OPTION:
@@ -426,6 +503,10 @@ main (int argc, char **argv)
   if (asks_dedupe (argc, argv))
     exit_failure = 2;
   atexit (close_stdout);
+
+  /* The umask, read once: new files' modes are worked out with it.  */
+  opts.umask = umask (0);
+  umask (opts.umask);
 
   parse_options (argc, argv, &opts, &cmd);
   check_options (&opts, &cmd);

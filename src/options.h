@@ -33,6 +33,14 @@ struct fcopy_options
   bool verbose;      /* -v: "'a' -> 'b'" per file */
   bool force;        /* -f: unlink a dst that cannot be opened, retry */
 
+  /* -p, --preserve[=LIST], --no-preserve=LIST */
+  bool preserve_mode, preserve_ownership, preserve_timestamps;
+  bool preserve_links, preserve_xattr;
+  bool require_preserve;        /* failing to preserve fails the copy */
+  bool require_preserve_xattr;  /* xattr was named: report its failures */
+  bool no_preserve_mode;        /* --no-preserve=mode: default modes */
+  mode_t umask;                 /* the process's, read once */
+
   /* --dedupe: share extents of existing identical files, copy nothing.  */
   bool dedupe;
   bool recursive;    /* -r: pair files of two trees (--dedupe only, so far) */

@@ -1,0 +1,148 @@
+/* metadata.c -- give a copy its source's metadata (design §6).
+
+   The order matters: timestamps first (nothing after them writes data),
+   then the owner (a chown clears setuid/setgid, and an unprivileged one
+   that fails means those bits must not be given), then extended
+   attributes, then the mode and ACL last, so that a file is never more
+   open to others than its source while it is being made.  */
+
+#include <config.h>
+#include "metadata.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+#include <attr/libattr.h>
+#include <attr/error_context.h>
+
+#include "acl.h"
+#include "error.h"
+#include "quote-name.h"
+#include "stat-time.h"
+#include "utimens.h"
+
+/* Permission bits that chmod can set.  */
+enum { MODE_BITS = S_ISUID | S_ISGID | S_ISVTX | S_IRWXU | S_IRWXG | S_IRWXO };
+
+static bool
+preserve_times (struct meta_job const *m, struct fcopy_options const *opts)
+{
+  struct timespec ts[2] = { get_stat_atime (m->src_st),
+                            get_stat_mtime (m->src_st) };
+  if (fdutimens (m->dst_fd, m->dst_name, ts) == 0)
+    return true;
+  error (0, errno, "preserving times for %s", quoteaf (m->dst_name));
+  return !opts->require_preserve;
+}
+
+/* Give the copy the source's owner and group.  Return true if it has
+   them; if an unprivileged user may not give them (EPERM, EINVAL), try
+   the group alone and set *DROP to the mode bits that must then not be
+   copied, silently, as cp does.  */
+static bool
+preserve_owner (struct meta_job const *m, struct fcopy_options const *opts,
+                mode_t *drop)
+{
+  uid_t uid = m->src_st->st_uid;
+  gid_t gid = m->src_st->st_gid;
+  if (fchown (m->dst_fd, uid, gid) == 0)
+    return true;
+  if ((errno == EPERM || errno == EINVAL) && geteuid () != 0)
+    {
+      int saved_errno = errno;
+      (void) !fchown (m->dst_fd, -1, gid);
+      errno = saved_errno;
+      *drop = S_ISUID | S_ISGID | S_ISVTX;
+      return true;
+    }
+  error (0, errno, "failed to preserve ownership for %s",
+         quoteaf (m->dst_name));
+  return !opts->require_preserve;
+}
+
+/* attr_copy_fd's filter: ACLs are copied with the mode, SELinux labels
+   only with --preserve=context; /etc/xattr.conf says what else to skip. */
+static int
+copy_xattr_name (char const *name, struct error_context *ctx)
+{
+  if (strncmp (name, "system.posix_acl_", 17) == 0
+      || strcmp (name, "security.selinux") == 0)
+    return 0;
+  return attr_copy_check_permissions (name, ctx);
+}
+
+static void
+xattr_error (struct error_context *ctx _GL_UNUSED, char const *fmt, ...)
+{
+  /* libattr formats "%s: %s" style messages; cp words them itself.  */
+  (void) fmt;
+}
+
+static bool
+preserve_xattrs (struct meta_job const *m, struct fcopy_options const *opts)
+{
+  /* Errors are reported only when xattrs were asked for by name: a user
+     of --preserve=all may not care that a filesystem has none.  */
+  struct error_context ctx = { .error = xattr_error };
+  if (attr_copy_fd (m->src_name, m->src_fd, m->dst_name, m->dst_fd,
+                    copy_xattr_name, &ctx) == 0
+      || !opts->require_preserve_xattr)
+    return true;
+  error (0, errno, "failed to preserve extended attributes for %s",
+         quoteaf (m->dst_name));
+  return false;
+}
+
+/* The mode, last: with -p the source's (and its ACL), less DROP; else a
+   new file gets back the bits it was created without.  */
+static bool
+set_mode (struct meta_job const *m, struct fcopy_options const *opts,
+          mode_t drop)
+{
+  mode_t src_mode = m->src_st->st_mode & MODE_BITS & ~drop;
+  if (opts->preserve_mode)
+    {
+      if (qcopy_acl (m->src_name, m->src_fd, m->dst_name, m->dst_fd,
+                     src_mode) == 0)
+        return true;
+      error (0, errno, "preserving permissions for %s",
+             quoteaf (m->dst_name));
+      return !opts->require_preserve;
+    }
+  if (!m->created)
+    return true;
+  mode_t mode = (opts->no_preserve_mode
+                 ? (S_IRUSR | S_IWUSR | S_IRGRP | S_IWGRP | S_IROTH | S_IWOTH)
+                 : src_mode & (S_IRWXU | S_IRWXG | S_IRWXO));
+  mode &= ~opts->umask;
+  if (mode == creation_mode (m->src_st, opts) || fchmod (m->dst_fd, mode) == 0)
+    return true;
+  error (0, errno, "setting permissions for %s", quoteaf (m->dst_name));
+  return false;
+}
+
+mode_t
+creation_mode (struct stat const *src_st, struct fcopy_options const *opts)
+{
+  mode_t mode = src_st->st_mode & (S_IRWXU | S_IRWXG | S_IRWXO);
+  /* Until the owner is settled, the group and others get nothing: the
+     file would otherwise be open to the wrong group for a moment.  */
+  if (opts->preserve_ownership)
+    mode &= ~(S_IRWXG | S_IRWXO);
+  return mode & ~opts->umask;
+}
+
+bool
+copy_metadata (struct meta_job const *m, struct fcopy_options const *opts)
+{
+  mode_t drop = 0;
+  bool ok = true;
+  if (opts->preserve_timestamps)
+    ok &= preserve_times (m, opts);
+  if (opts->preserve_ownership)
+    ok &= preserve_owner (m, opts, &drop);
+  if (opts->preserve_xattr)
+    ok &= preserve_xattrs (m, opts);
+  ok &= set_mode (m, opts, drop);
+  return ok;
+}

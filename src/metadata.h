@@ -1,0 +1,30 @@
+/* metadata.h -- timestamps, owner, xattrs, mode and ACL of a copy.  */
+
+#ifndef FCOPY_METADATA_H
+#define FCOPY_METADATA_H
+
+#include <stdbool.h>
+#include <sys/stat.h>
+#include "options.h"
+
+/* One copied file, both ends still open.  */
+struct meta_job
+{
+  int src_fd, dst_fd;
+  char const *src_name, *dst_name;
+  struct stat const *src_st;
+  bool created;      /* the destination is new, made by fcopy */
+};
+
+/* The mode to create a new copy of SRC_ST with: the permission bits,
+   less what the umask and a pending change of owner forbid.  */
+mode_t creation_mode (struct stat const *src_st,
+                      struct fcopy_options const *opts);
+
+/* Give M's destination what OPTS preserves of M's source, in the order
+   times, owner, xattrs, mode + ACL.  Report each failure once; return
+   false if one of them fails the copy (as cp: only those asked for).  */
+bool copy_metadata (struct meta_job const *m,
+                    struct fcopy_options const *opts);
+
+#endif
