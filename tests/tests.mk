@@ -13,6 +13,7 @@ TESTS = \
   tests/cross-fs.bats \
   tests/faults.bats \
   tests/range.bats \
+  tests/preserve.bats \
   tests/dedupe-cli.bats \
   tests/dedupe-pairs.bats \
   tests/dedupe-errors.bats \
