@@ -142,6 +142,11 @@ Mandatory arguments to long options are mandatory for short options too.\n\
       --debug                  explain how each file was copied\n\
   -f, --force                  if an existing destination file cannot be\n\
                                  opened, remove it and try again\n\
+  -p                           same as --preserve=mode,ownership,timestamps\n\
+      --preserve[=ATTR_LIST]   preserve the specified attributes (default:\n\
+                                 mode,ownership,timestamps); also: links,\n\
+                                 context, xattr, all\n\
+      --no-preserve=ATTR_LIST  don't preserve the specified attributes\n\
       --reflink[=WHEN]         control clone/CoW copies; WHEN is auto\n\
                                  (the default), always or never; a bare\n\
                                  --reflink means always\n\
