@@ -11,6 +11,7 @@
 
 #include "error.h"
 #include "metadata.h"
+#include "intprops.h"
 #include "minmax.h"
 #include "quote-name.h"
 #include "report.h"
@@ -135,7 +136,7 @@ report_failure (struct copy_job const *job, enum copy_failure failure,
       if (job->range && errno == EINVAL)
         error (0, errno, "failed to clone %s from %s (the offsets and "
                "length must be multiples of the block size, %jd bytes, "
-               "but for a length that reaches the source's end)",
+               "but for a range that ends at the end of both files)",
                quoteaf_n (0, dst_name), quoteaf_n (1, src_name),
                (intmax_t) job->src_st->st_blksize);
       else
@@ -165,7 +166,10 @@ plan_range (struct copy_job *job, struct fcopy_options const *opts,
             char const *src_name)
 {
   off_t size = job->src_st->st_size;
-  off_t avail = opts->src_offset < size ? size - opts->src_offset : 0;
+  /* Pipes and files in /proc have no size to trust: read what comes.  */
+  bool sized = S_ISREG (job->src_st->st_mode) && 0 < size;
+  off_t avail = (!sized ? TYPE_MAXIMUM (off_t) - opts->src_offset
+                 : opts->src_offset < size ? size - opts->src_offset : 0);
   job->range = true;
   job->src_off = opts->src_offset;
   job->dst_off = opts->dst_offset;

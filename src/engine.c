@@ -290,9 +290,9 @@ copy_via_rw (struct ladder *l, off_t *src_pos, off_t *dst_pos, off_t end)
     }
   /* Earlier steps used explicit offsets and SEEK_DATA moved the source's
      position; read and write use the descriptors' own positions.  */
-  if ((*src_pos || *dst_pos || l->report->holes == HOLES_SEEK)
-      && (lseek (src_fd, *src_pos, SEEK_SET) < 0
-          || lseek (dst_fd, *dst_pos, SEEK_SET) < 0))
+  bool moved = l->report->holes == HOLES_SEEK;
+  if (((*src_pos || moved) && lseek (src_fd, *src_pos, SEEK_SET) < 0)
+      || ((*dst_pos || moved) && lseek (dst_fd, *dst_pos, SEEK_SET) < 0))
     {
       l->report->failure = FAILED_READ;
       return STEP_ERR;
@@ -359,7 +359,10 @@ climb_ladder (struct ladder *l, off_t src_pos, off_t dst_pos, off_t end)
     {
       res = copy_via_range (l, &src_pos, &dst_pos, end);
       if (res == STEP_ERR)
-        return false;
+        {
+          r->offload = STEP_FAILED;
+          return false;
+        }
       r->offload = res == STEP_OK ? STEP_DONE : STEP_UNSUPPORTED;
       if (res == STEP_OK)
         return true;
@@ -371,7 +374,10 @@ climb_ladder (struct ladder *l, off_t src_pos, off_t dst_pos, off_t end)
     {
       res = copy_via_splice (l, &src_pos, &dst_pos, end);
       if (res == STEP_ERR)
-        return false;
+        {
+          r->splice = STEP_FAILED;
+          return false;
+        }
       r->splice = res == STEP_OK ? STEP_DONE : STEP_UNSUPPORTED;
       if (res == STEP_OK)
         return true;
@@ -380,8 +386,9 @@ climb_ladder (struct ladder *l, off_t src_pos, off_t dst_pos, off_t end)
       l->pipe_fd[0] = l->pipe_fd[1] = -1;
     }
 
-  r->rw = STEP_DONE;
-  return copy_via_rw (l, &src_pos, &dst_pos, end) == STEP_OK;
+  bool ok = copy_via_rw (l, &src_pos, &dst_pos, end) == STEP_OK;
+  r->rw = ok ? STEP_DONE : STEP_FAILED;
+  return ok;
 }
 
 /* Copy the source's bytes [SRC_POS, END) to DST_POS on, into blocks

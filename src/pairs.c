@@ -34,7 +34,8 @@ walk_files (char const *dir, void (*visit) (void *, char const *,
                                              char const *), void *arg)
 {
   char *roots[] = { (char *) dir, NULL };
-  FTS *fts = fts_open (roots, FTS_PHYSICAL | FTS_CWDFD, NULL);
+  /* COMFOLLOW: the operands may be symbolic links to the trees.  */
+  FTS *fts = fts_open (roots, FTS_PHYSICAL | FTS_COMFOLLOW | FTS_CWDFD, NULL);
   if (!fts)
     {
       error (0, errno, "cannot open directory %s", quoteaf (dir));
@@ -72,27 +73,29 @@ struct tree_walk
   bool ok;                      /* no trouble seen (reported) */
 };
 
-/* The name OTHER_DIR/REL, or NULL (after saying so with -v) if there
-   is nothing by that name.  */
+/* The name OTHER_DIR/REL, or NULL if there is none (said with -v) or it
+   is a symbolic link, which a tree walk does not follow (reported when
+   PAIRING, i.e. when the name would be deduplicated).  */
 static char *
-counterpart (struct tree_walk *w, char const *rel)
+counterpart (struct tree_walk *w, char const *rel, bool pairing)
 {
   char *other = file_name_concat (w->other_dir, rel, NULL);
   struct stat st;
-  if (lstat (other, &st) != 0 && errno == ENOENT)
+  if (lstat (other, &st) != 0)
     {
+      if (errno != ENOENT)
+        return other;           /* dedupe_pair says what is wrong */
       if (w->d->opts->verbose)
         printf ("only in %s: %s\n", quoteaf_n (0, w->walked_dir),
                 quoteaf_n (1, rel));
     }
-  else if (S_ISLNK (st.st_mode))
+  else if (!S_ISLNK (st.st_mode))
+    return other;
+  else if (pairing)
     {
-      /* A tree pairs files, not what links point to elsewhere.  */
       error (0, 0, "%s is a symbolic link: not followed", quoteaf (other));
       w->ok = false;
     }
-  else
-    return other;
   free (other);
   return NULL;
 }
@@ -101,7 +104,7 @@ static void
 visit_source (void *arg, char const *path, char const *rel)
 {
   struct tree_walk *w = arg;
-  char *dst = counterpart (w, rel);
+  char *dst = counterpart (w, rel, true);
   if (dst)
     dedupe_pair (w->d, path, dst);
   free (dst);
@@ -111,7 +114,7 @@ visit_source (void *arg, char const *path, char const *rel)
 static void
 visit_dest (void *arg, char const *path _GL_UNUSED, char const *rel)
 {
-  free (counterpart (arg, rel));
+  free (counterpart (arg, rel, false));
 }
 
 /* Whether NAME is a directory; say why not.  */

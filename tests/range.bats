@@ -141,7 +141,7 @@ make_pair ()
   make_pair
   run --separate-stderr fcopy --reflink=always --src-offset=100 --length=8192 src dst
   assert_status 1
-  assert_stderr "fcopy: failed to clone 'dst' from 'src' (the offsets and length must be multiples of the block size, 4096 bytes, but for a length that reaches the source's end): Invalid argument"
+  assert_stderr "fcopy: failed to clone 'dst' from 'src' (the offsets and length must be multiples of the block size, 4096 bytes, but for a range that ends at the end of both files): Invalid argument"
   cmp dst dst.orig
 }
 
