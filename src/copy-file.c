@@ -206,7 +206,8 @@ copy_to_dest (struct copy_job *job, char const *src_name,
   else
     {
       struct meta_job meta = { job->src_fd, dst_fd, src_name, dst_name,
-                               job->src_st, created };
+                               job->src_st, created,
+                               creation_mode (job->src_st, opts) };
       ok = copy_metadata (&meta, opts);
     }
   if (opts->debug)

@@ -28,6 +28,7 @@
 #include "quote.h"
 #include "quote-name.h"
 #include "report.h"
+#include "tree.h"
 #include "version-etc.h"
 #include "xalloc.h"
 #include "xstrtol.h"
@@ -57,14 +58,18 @@ enum
 static struct option const long_options[] =
 {
   {"debug", no_argument, NULL, DEBUG_OPTION},
+  {"archive", no_argument, NULL, 'a'},
   {"dedupe", no_argument, NULL, DEDUPE_OPTION},
+  {"dereference", no_argument, NULL, 'L'},
   {"dst-offset", required_argument, NULL, DST_OFFSET_OPTION},
   {"force", no_argument, NULL, 'f'},
   {"groups-from", required_argument, NULL, GROUPS_FROM_OPTION},
   {"length", required_argument, NULL, LENGTH_OPTION},
+  {"no-dereference", no_argument, NULL, 'P'},
   {"no-preserve", required_argument, NULL, NO_PRESERVE_OPTION},
   {"no-target-directory", no_argument, NULL, 'T'},
   {"null", no_argument, NULL, '0'},
+  {"one-file-system", no_argument, NULL, 'x'},
   {"pairs-from", required_argument, NULL, PAIRS_FROM_OPTION},
   {"preserve", optional_argument, NULL, PRESERVE_OPTION},
   {"recursive", no_argument, NULL, 'r'},
@@ -111,6 +116,7 @@ struct command
   bool no_target_dir;          /* -T */
   char const *list;            /* --pairs-from or --groups-from */
   bool groups;                 /* the list is --groups-from */
+  bool deref_given;            /* -H, -L or -P (else -r's default) */
 };
 
 /* Not static: argmatch calls it for invalid --reflink/--sparse values.  */
@@ -140,8 +146,13 @@ With --dedupe, copy nothing: make identical existing files share extents.\n\
 \n\
 Mandatory arguments to long options are mandatory for short options too.\n\
       --debug                  explain how each file was copied\n\
+  -a, --archive                same as -dR --preserve=all\n\
+  -d                           same as --no-dereference --preserve=links\n\
   -f, --force                  if an existing destination file cannot be\n\
                                  opened, remove it and try again\n\
+  -H                           follow command-line symbolic links in SOURCE\n\
+  -L, --dereference            always follow symbolic links in SOURCE\n\
+  -P, --no-dereference         never follow symbolic links in SOURCE\n\
   -p                           same as --preserve=mode,ownership,timestamps\n\
       --preserve[=ATTR_LIST]   preserve the specified attributes (default:\n\
                                  mode,ownership,timestamps); also: links,\n\
@@ -152,16 +163,17 @@ Mandatory arguments to long options are mandatory for short options too.\n\
                                  --reflink means always\n\
       --sparse=WHEN            control creation of sparse files; WHEN is\n\
                                  auto (the default), always or never\n\
+  -R, -r, --recursive          copy directories recursively\n\
   -t, --target-directory=DIRECTORY  copy all SOURCE arguments into DIRECTORY\n\
   -T, --no-target-directory    treat DEST as a normal file\n\
   -v, --verbose                explain what is being done\n\
+  -x, --one-file-system        stay on this file system\n\
       --help                   display this help and exit\n\
       --version                output version information and exit\n\
 \n\
 Deduplication (FIDEDUPERANGE; the kernel compares the bytes):\n\
       --dedupe                 make each identical DEST share SOURCE's extents\n\
-  -r, -R, --recursive          with --dedupe: pair the files of two trees by\n\
-                                 relative name\n\
+  -r, -R, --recursive          pair the files of two trees by relative name\n\
       --pairs-from=FILE        read SOURCE DEST pairs from FILE (- = stdin),\n\
                                  one name a line\n\
       --groups-from=FILE       read fdupes/jdupes groups from FILE: the first\n\
@@ -276,7 +288,8 @@ parse_options (int argc, char **argv, struct fcopy_options *opts,
                struct command *cmd)
 {
   int c;
-  while ((c = getopt_long (argc, argv, "0fpRrTt:v", long_options, NULL))
+  while ((c = getopt_long (argc, argv, "0adfHLPpRrTt:vx", long_options,
+                           NULL))
          != -1)
     switch (c)
       {
@@ -286,6 +299,24 @@ parse_options (int argc, char **argv, struct fcopy_options *opts,
       case 'f': opts->force = true; break;
       case GROUPS_FROM_OPTION: set_list (cmd, optarg, true); break;
       case PAIRS_FROM_OPTION: set_list (cmd, optarg, false); break;
+      case 'a':                 /* -dR --preserve=all */
+        parse_preserve ("--preserve", "all", true, opts);
+        opts->require_preserve = opts->recursive = true;
+        opts->require_preserve_xattr = false;
+        opts->dereference = DEREF_NEVER;
+        cmd->deref_given = true;
+        break;
+      case 'd':                 /* --no-dereference --preserve=links */
+        opts->preserve_links = true;
+        opts->dereference = DEREF_NEVER;
+        cmd->deref_given = true;
+        break;
+      case 'H': case 'L': case 'P':
+        opts->dereference = (c == 'H' ? DEREF_COMMAND_LINE
+                             : c == 'L' ? DEREF_ALWAYS : DEREF_NEVER);
+        cmd->deref_given = true;
+        break;
+      case 'x': opts->one_file_system = true; break;
       case 'p': preserve_default (opts); break;
       case PRESERVE_OPTION:
         if (!optarg)
@@ -356,9 +387,6 @@ check_options (struct fcopy_options const *opts, struct command const *cmd)
   if (!opts->dedupe && (cmd->list || opts->stats || opts->null_sep))
     usage_error ("--pairs-from, --groups-from, -0 and --stats "
                  "work with --dedupe only");
-  if (!opts->dedupe && opts->recursive)
-    error (EXIT_FAILURE, 0, "-r: recursive copying is not implemented yet; "
-           "it works with --dedupe only");
   if (opts->range && (cmd->list || opts->recursive))
     usage_error ("--src-offset, --dst-offset and --length take one pair "
                  "of files, not lists or trees");
@@ -457,8 +485,14 @@ visit_operands (struct command const *cmd, struct visitor v)
 }
 
 static bool
-copy_visit (void *opts, char const *src_name, char const *dst_name)
+copy_visit (void *tree, char const *src_name, char const *dst_name)
 {
+  struct tree_copy *t = tree;
+  struct fcopy_options const *opts = t->opts;
+  /* The walk is for trees, links copied as links and hard links kept;
+     a plain followed file goes straight to the engine.  */
+  if (opts->recursive || opts->dereference != DEREF_ALWAYS || t->links)
+    return copy_tree (t, src_name, dst_name);
   return copy_file (src_name, dst_name, opts);
 }
 
@@ -514,12 +548,17 @@ main (int argc, char **argv)
   umask (opts.umask);
 
   parse_options (argc, argv, &opts, &cmd);
+  /* As cp: -r copies links as links unless told otherwise.  */
+  if (!cmd.deref_given)
+    opts.dereference = opts.recursive ? DEREF_NEVER : DEREF_ALWAYS;
   check_options (&opts, &cmd);
   struct fcopy_options const *const o = &opts;
 
   if (o->dedupe)
     return run_dedupe (o, &cmd);
-  bool ok = visit_operands (&cmd, (struct visitor) { copy_visit,
-                                                     (void *) o });
+  struct tree_copy tree;
+  tree_init (&tree, o);
+  bool ok = visit_operands (&cmd, (struct visitor) { copy_visit, &tree });
+  tree_free (&tree);
   return ok ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -29,7 +29,8 @@ preserve_times (struct meta_job const *m, struct fcopy_options const *opts)
 {
   struct timespec ts[2] = { get_stat_atime (m->src_st),
                             get_stat_mtime (m->src_st) };
-  if (fdutimens (m->dst_fd, m->dst_name, ts) == 0)
+  if ((m->dst_fd < 0 ? lutimens (m->dst_name, ts)
+       : fdutimens (m->dst_fd, m->dst_name, ts)) == 0)
     return true;
   error (0, errno, "preserving times for %s", quoteaf (m->dst_name));
   return !opts->require_preserve;
@@ -39,18 +40,26 @@ preserve_times (struct meta_job const *m, struct fcopy_options const *opts)
    them; if an unprivileged user may not give them (EPERM, EINVAL), try
    the group alone and set *DROP to the mode bits that must then not be
    copied, silently, as cp does.  */
+/* fchown, or lchown by name when the copy has no descriptor.  */
+static int
+chown_dest (struct meta_job const *m, uid_t uid, gid_t gid)
+{
+  return (m->dst_fd < 0 ? lchown (m->dst_name, uid, gid)
+          : fchown (m->dst_fd, uid, gid));
+}
+
 static bool
 preserve_owner (struct meta_job const *m, struct fcopy_options const *opts,
                 mode_t *drop)
 {
   uid_t uid = m->src_st->st_uid;
   gid_t gid = m->src_st->st_gid;
-  if (fchown (m->dst_fd, uid, gid) == 0)
+  if (chown_dest (m, uid, gid) == 0)
     return true;
   if ((errno == EPERM || errno == EINVAL) && geteuid () != 0)
     {
       int saved_errno = errno;
-      (void) !fchown (m->dst_fd, -1, gid);
+      (void) !chown_dest (m, -1, gid);
       errno = saved_errno;
       *drop = S_ISUID | S_ISGID | S_ISVTX;
       return true;
@@ -84,8 +93,9 @@ preserve_xattrs (struct meta_job const *m, struct fcopy_options const *opts)
   /* Errors are reported only when xattrs were asked for by name: a user
      of --preserve=all may not care that a filesystem has none.  */
   struct error_context ctx = { .error = xattr_error };
-  if (attr_copy_fd (m->src_name, m->src_fd, m->dst_name, m->dst_fd,
-                    copy_xattr_name, &ctx) == 0
+  if (m->dst_fd < 0
+      || attr_copy_fd (m->src_name, m->src_fd, m->dst_name, m->dst_fd,
+                       copy_xattr_name, &ctx) == 0
       || !opts->require_preserve_xattr)
     return true;
   error (0, errno, "failed to preserve extended attributes for %s",
@@ -100,6 +110,8 @@ set_mode (struct meta_job const *m, struct fcopy_options const *opts,
           mode_t drop)
 {
   mode_t src_mode = m->src_st->st_mode & MODE_BITS & ~drop;
+  if (S_ISLNK (m->src_st->st_mode))
+    return true;                /* a link's mode means nothing */
   if (opts->preserve_mode)
     {
       if (qcopy_acl (m->src_name, m->src_fd, m->dst_name, m->dst_fd,
@@ -115,7 +127,9 @@ set_mode (struct meta_job const *m, struct fcopy_options const *opts,
                  ? (S_IRUSR | S_IWUSR | S_IRGRP | S_IWGRP | S_IROTH | S_IWOTH)
                  : src_mode & (S_IRWXU | S_IRWXG | S_IRWXO));
   mode &= ~opts->umask;
-  if (mode == creation_mode (m->src_st, opts) || fchmod (m->dst_fd, mode) == 0)
+  if (mode == m->created_mode
+      || (m->dst_fd < 0 ? chmod (m->dst_name, mode)
+          : fchmod (m->dst_fd, mode)) == 0)
     return true;
   error (0, errno, "setting permissions for %s", quoteaf (m->dst_name));
   return false;

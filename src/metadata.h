@@ -7,13 +7,16 @@
 #include <sys/stat.h>
 #include "options.h"
 
-/* One copied file, both ends still open.  */
+/* One copied file, both ends open; or, for symbolic links and special
+   files, DST_FD -1 and the copy reached by name (links not followed;
+   their xattrs are not copied).  */
 struct meta_job
 {
   int src_fd, dst_fd;
   char const *src_name, *dst_name;
   struct stat const *src_st;
   bool created;      /* the destination is new, made by fcopy */
+  mode_t created_mode;  /* its mode then, if created */
 };
 
 /* The mode to create a new copy of SRC_ST with: the permission bits,

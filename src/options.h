@@ -25,6 +25,14 @@ enum sparse_mode
   SPARSE_ALWAYS      /* keep holes and also punch runs of zero blocks */
 };
 
+/* -L, -H, -P: which symbolic links in the sources are followed.  */
+enum dereference
+{
+  DEREF_NEVER,          /* -P (-r's default): copy links as links */
+  DEREF_COMMAND_LINE,   /* -H: follow links named as operands */
+  DEREF_ALWAYS          /* -L (the default without -r) */
+};
+
 struct fcopy_options
 {
   enum reflink_mode reflink;
@@ -43,7 +51,9 @@ struct fcopy_options
 
   /* --dedupe: share extents of existing identical files, copy nothing.  */
   bool dedupe;
-  bool recursive;    /* -r: pair files of two trees (--dedupe only, so far) */
+  bool recursive;    /* -r: copy directories; with --dedupe, pair trees */
+  enum dereference dereference;
+  bool one_file_system;         /* -x */
   bool stats;        /* --stats: the counts at the end */
   bool null_sep;     /* -0: --pairs-from/--groups-from records end in NUL */
 

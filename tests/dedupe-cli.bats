@@ -58,10 +58,10 @@ assert_usage_error ()
   assert_usage_error
 }
 
-@test "-r without --dedupe: not implemented yet, exit 1" {
+@test "-r without --dedupe copies the tree, with cp's exit status" {
+  run --separate-stderr cp -r d e.cp
+  local cp_status=$status
   run --separate-stderr fcopy -r d e
-  assert_status 1
-  assert_stderr "fcopy: -r: recursive copying is not implemented yet; it works with --dedupe only"
-  assert_equal "$output" "" stdout
-  assert_no_file e
+  assert_status "$cp_status"
+  diff -r e e.cp
 }

@@ -1,0 +1,416 @@
+/* tree.c -- copy what is not a plain followed file: directory trees
+   (-r), symbolic links (-P, -d, -a), FIFOs and device nodes, and hard
+   links between copied files (--preserve=links).
+
+   The walk is fts's: directories are made on the way down and given
+   their metadata on the way up, after their contents, so that a
+   read-only or back-dated directory can still be filled.  */
+
+#include <config.h>
+#include "tree.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "copy-file.h"
+#include "dirname.h"
+#include "error.h"
+#include "filenamecat.h"
+#include "fts_.h"
+#include "hash.h"
+#include "metadata.h"
+#include "quote-name.h"
+#include "report.h"
+#include "same-inode.h"
+#include "xalloc.h"
+
+/* A source file with several names, and the first copy made of it.  */
+struct link_entry
+{
+  dev_t dev;
+  ino_t ino;
+  char *dst_name;
+};
+
+static size_t
+link_hash (void const *x, size_t n)
+{
+  struct link_entry const *e = x;
+  return (e->ino ^ e->dev) % n;
+}
+
+static bool
+link_equal (void const *a, void const *b)
+{
+  struct link_entry const *x = a, *y = b;
+  return x->ino == y->ino && x->dev == y->dev;
+}
+
+static void
+link_free (void *x)
+{
+  struct link_entry *e = x;
+  free (e->dst_name);
+  free (e);
+}
+
+void
+tree_init (struct tree_copy *t, struct fcopy_options const *opts)
+{
+  *t = (struct tree_copy) { .opts = opts };
+  if (opts->preserve_links)
+    t->links = hash_initialize (64, NULL, link_hash, link_equal, link_free);
+}
+
+void
+tree_free (struct tree_copy *t)
+{
+  if (t->links)
+    hash_free (t->links);
+}
+
+/* One walk: an operand SRC copied to DST.  */
+struct walk
+{
+  struct tree_copy *t;
+  char const *dst_root;
+  size_t src_root_len;
+};
+
+/* The destination name of ENT.  */
+static char *
+dest_name (struct walk const *w, FTSENT const *ent)
+{
+  char const *rel = ent->fts_path + w->src_root_len;
+  while (*rel == '/')
+    rel++;
+  return *rel ? file_name_concat (w->dst_root, rel, NULL)
+              : xstrdup (w->dst_root);
+}
+
+/* Give DST_NAME, made from ENT, its metadata by name (no descriptor). */
+static bool
+metadata_by_name (struct walk const *w, FTSENT const *ent,
+                  char const *dst_name, mode_t created_mode)
+{
+  struct meta_job m = { -1, -1, ent->fts_path, dst_name, ent->fts_statp,
+                        true, created_mode };
+  return copy_metadata (&m, w->t->opts);
+}
+
+/* Make room for a non-directory: cp replaces an existing destination
+   that is not a directory when the source is not a regular file.  */
+static bool
+clear_dest (char const *dst_name)
+{
+  struct stat st;
+  if (lstat (dst_name, &st) != 0)
+    return true;
+  if (S_ISDIR (st.st_mode))
+    {
+      error (0, 0, "cannot overwrite directory %s with non-directory",
+             quoteaf (dst_name));
+      return false;
+    }
+  if (unlink (dst_name) == 0)
+    return true;
+  error (0, errno, "cannot remove %s", quoteaf (dst_name));
+  return false;
+}
+
+static bool
+copy_symlink (struct walk const *w, FTSENT const *ent, char const *dst_name)
+{
+  /* st_size is the target's length; one more byte shows truncation.  */
+  size_t size = ent->fts_statp->st_size + 1;
+  char *target = xmalloc (size);
+  ssize_t len = readlink (ent->fts_accpath, target, size);
+  bool ok = false;
+  if (len < 0 || (size_t) len == size)
+    error (0, len < 0 ? errno : ENAMETOOLONG, "cannot read symbolic link %s",
+           quoteaf (ent->fts_path));
+  else
+    {
+      target[len] = '\0';
+      if (!clear_dest (dst_name))
+        ;
+      else if (symlink (target, dst_name) != 0)
+        error (0, errno, "cannot create symbolic link %s",
+               quoteaf (dst_name));
+      else
+        ok = metadata_by_name (w, ent, dst_name, 0);
+    }
+  free (target);
+  return ok;
+}
+
+/* FIFOs, sockets and device nodes are made anew, not read.  */
+static bool
+copy_special (struct walk const *w, FTSENT const *ent, char const *dst_name)
+{
+  struct stat const *st = ent->fts_statp;
+  mode_t mode = creation_mode (st, w->t->opts);
+  if (!clear_dest (dst_name))
+    return false;
+  if (mknod (dst_name, (st->st_mode & S_IFMT) | mode, st->st_rdev) != 0)
+    {
+      error (0, errno, S_ISFIFO (st->st_mode) ? "cannot create fifo %s"
+             : "cannot create special file %s", quoteaf (dst_name));
+      return false;
+    }
+  return metadata_by_name (w, ent, dst_name, mode);
+}
+
+/* With --preserve=links, make DST_NAME a link to the copy already made
+   of ENT's file and return true with *OK set; else return false.  */
+static bool
+link_to_earlier (struct walk const *w, FTSENT const *ent,
+                 char const *dst_name, bool *ok)
+{
+  struct stat const *st = ent->fts_statp;
+  if (!w->t->links || st->st_nlink < 2)
+    return false;
+  struct link_entry key = { st->st_dev, st->st_ino, NULL };
+  struct link_entry const *e = hash_lookup (w->t->links, &key);
+  if (!e)
+    return false;
+  *ok = clear_dest (dst_name);
+  if (*ok && link (e->dst_name, dst_name) != 0)
+    {
+      error (0, errno, "cannot create hard link %s to %s",
+             quoteaf_n (0, dst_name), quoteaf_n (1, e->dst_name));
+      *ok = false;
+    }
+  return true;
+}
+
+/* Remember that DST_NAME is the copy of ENT's file.  */
+static void
+remember_link (struct walk const *w, FTSENT const *ent, char const *dst_name)
+{
+  struct stat const *st = ent->fts_statp;
+  if (!w->t->links || st->st_nlink < 2)
+    return;
+  struct link_entry *e = xmalloc (sizeof *e);
+  *e = (struct link_entry) { st->st_dev, st->st_ino, xstrdup (dst_name) };
+  if (hash_insert (w->t->links, e) != e)
+    link_free (e);
+}
+
+static bool
+copy_nondir (struct walk const *w, FTSENT const *ent, char const *dst_name)
+{
+  bool ok;
+  if (link_to_earlier (w, ent, dst_name, &ok))
+    return ok;
+  switch (ent->fts_statp->st_mode & S_IFMT)
+    {
+    case S_IFREG: ok = copy_file (ent->fts_path, dst_name, w->t->opts); break;
+    case S_IFLNK: ok = copy_symlink (w, ent, dst_name); break;
+    default: ok = copy_special (w, ent, dst_name); break;
+    }
+  if (ok)
+    remember_link (w, ent, dst_name);
+  return ok;
+}
+
+/* On the way down: make the directory, or use the one there.  Its
+   metadata comes on the way up; until then its owner can write in it.
+   FTS_NUMBER records the mode it was made with, 0 if it was there,
+   NOT_MADE if it could not be had (fts still returns it on the way up). */
+enum { NOT_MADE = -1 };
+
+static bool
+enter_dir (struct walk const *w, FTSENT *ent, char const *dst_name)
+{
+  struct stat st;
+  mode_t mode = creation_mode (ent->fts_statp, w->t->opts) | S_IRWXU;
+  ent->fts_number = NOT_MADE;
+  if (mkdir (dst_name, mode) == 0)
+    {
+      ent->fts_number = mode;
+      if (w->t->opts->verbose)
+        report_verbose (ent->fts_path, dst_name);
+      return true;
+    }
+  if (errno == EEXIST && stat (dst_name, &st) == 0 && S_ISDIR (st.st_mode))
+    {
+      ent->fts_number = 0;
+      return true;
+    }
+  if (errno == EEXIST)
+    error (0, 0, "cannot overwrite non-directory %s with directory %s",
+           quoteaf_n (0, dst_name), quoteaf_n (1, ent->fts_path));
+  else
+    error (0, errno, "cannot create directory %s", quoteaf (dst_name));
+  return false;
+}
+
+/* On the way up: the directory's metadata, now that it is filled.  */
+static bool
+leave_dir (struct walk const *w, FTSENT const *ent, char const *dst_name)
+{
+  struct fcopy_options const *opts = w->t->opts;
+  bool created = 0 < ent->fts_number;
+  if (ent->fts_number == NOT_MADE)
+    return true;
+  if (!created && !opts->preserve_mode && !opts->preserve_timestamps
+      && !opts->preserve_ownership && !opts->preserve_xattr)
+    return true;
+  int src_fd = open (ent->fts_accpath, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  int dst_fd = open (dst_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  bool ok = 0 <= src_fd && 0 <= dst_fd;
+  if (!ok)
+    error (0, errno, "cannot open directory %s",
+           quoteaf (src_fd < 0 ? ent->fts_path : dst_name));
+  else
+    {
+      struct meta_job m = { src_fd, dst_fd, ent->fts_path, dst_name,
+                            ent->fts_statp, created, ent->fts_number };
+      ok = copy_metadata (&m, opts);
+    }
+  if (0 <= src_fd)
+    close (src_fd);
+  if (0 <= dst_fd)
+    close (dst_fd);
+  return ok;
+}
+
+/* Copy one entry of the walk.  */
+static bool
+copy_entry (struct walk const *w, FTS *fts, FTSENT *ent)
+{
+  struct fcopy_options const *opts = w->t->opts;
+  switch (ent->fts_info)
+    {
+    case FTS_DC:
+      return true;              /* a cycle under -L: copied once already */
+    case FTS_DNR: case FTS_ERR: case FTS_NS:
+      error (0, ent->fts_errno, ent->fts_info == FTS_DNR
+             ? "cannot open directory %s" : "cannot access %s",
+             quoteaf (ent->fts_path));
+      return false;
+    case FTS_SLNONE:
+      if (opts->dereference == DEREF_ALWAYS)
+        {
+          error (0, ENOENT, "cannot stat %s", quoteaf (ent->fts_path));
+          return false;
+        }
+      break;
+    case FTS_D:
+      if (!opts->recursive)
+        {
+          error (0, 0, "-r not specified; omitting directory %s",
+                 quoteaf (ent->fts_path));
+          fts_set (fts, ent, FTS_SKIP);
+          ent->fts_number = NOT_MADE;
+          return false;
+        }
+      break;
+    case FTS_DP:
+      if (ent->fts_number == NOT_MADE)
+        return true;
+      break;
+    default:
+      break;
+    }
+
+  char *dst_name = dest_name (w, ent);
+  bool ok;
+  if (ent->fts_info == FTS_D)
+    {
+      ok = enter_dir (w, ent, dst_name);
+      if (!ok)
+        fts_set (fts, ent, FTS_SKIP);
+    }
+  else if (ent->fts_info == FTS_DP)
+    ok = leave_dir (w, ent, dst_name);
+  else
+    {
+      if (opts->verbose && !S_ISREG (ent->fts_statp->st_mode))
+        report_verbose (ent->fts_path, dst_name);
+      ok = copy_nondir (w, ent, dst_name);
+    }
+  free (dst_name);
+  return ok;
+}
+
+/* The order of a directory's entries: by inode number, as cp reads
+   them (gnulib's savedir), which is also the order that reads a
+   directory's files fastest from disk.  */
+static int
+by_inode (FTSENT const **a, FTSENT const **b)
+{
+  ino_t x = (*a)->fts_statp->st_ino, y = (*b)->fts_statp->st_ino;
+  return (x > y) - (x < y);
+}
+
+/* Whether DST_NAME lies inside the directory SRC_NAME, which a copy of
+   it would then never stop filling.  */
+static bool
+inside_itself (char const *src_name, char const *dst_name)
+{
+  char *src = realpath (src_name, NULL);
+  char *parent = mdir_name (dst_name);
+  char *dst_dir = parent ? realpath (parent, NULL) : NULL;
+  bool inside = false;
+  if (src && dst_dir)
+    {
+      char *dst = file_name_concat (dst_dir, last_component (dst_name), NULL);
+      size_t len = strlen (src);
+      inside = (strncmp (dst, src, len) == 0
+                && (dst[len] == '/' || dst[len] == '\0'));
+      free (dst);
+    }
+  free (src);
+  free (parent);
+  free (dst_dir);
+  return inside;
+}
+
+bool
+copy_tree (struct tree_copy *t, char const *src_name, char const *dst_name)
+{
+  struct fcopy_options const *opts = t->opts;
+  int flags = FTS_NOCHDIR;
+  flags |= (opts->dereference == DEREF_ALWAYS ? FTS_LOGICAL
+            : opts->dereference == DEREF_COMMAND_LINE
+            ? FTS_PHYSICAL | FTS_COMFOLLOW : FTS_PHYSICAL);
+  if (opts->one_file_system)
+    flags |= FTS_XDEV;
+
+  if (opts->recursive && inside_itself (src_name, dst_name))
+    {
+      struct stat st;
+      if (stat (src_name, &st) == 0 && S_ISDIR (st.st_mode))
+        {
+          error (0, 0, "cannot copy a directory, %s, into itself, %s",
+                 quoteaf_n (0, src_name), quoteaf_n (1, dst_name));
+          return false;
+        }
+    }
+
+  char *roots[] = { (char *) src_name, NULL };
+  FTS *fts = fts_open (roots, flags, by_inode);
+  if (!fts)
+    {
+      error (0, errno, "cannot access %s", quoteaf (src_name));
+      return false;
+    }
+  struct walk w = { t, dst_name, strlen (src_name) };
+  bool ok = true;
+  FTSENT *ent;
+  while ((ent = fts_read (fts)) != NULL)
+    ok &= copy_entry (&w, fts, ent);
+  if (errno != 0 || fts_close (fts) != 0)
+    {
+      error (0, errno, "cannot walk %s", quoteaf (src_name));
+      ok = false;
+    }
+  return ok;
+}
