@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "error.h"
@@ -68,6 +69,12 @@ open_dest (char const *src_name, char const *dst_name,
   struct stat dst_st;
   bool exists = stat (dst_name, &dst_st) == 0;
   *created = false;
+  /* As cp: a destination that cannot be looked up is not created.  */
+  if (!exists && errno != ENOENT)
+    {
+      error (0, errno, "cannot stat %s", quoteaf (dst_name));
+      return -1;
+    }
 
   if (exists)
     {
@@ -107,8 +114,12 @@ open_dest (char const *src_name, char const *dst_name,
   /* Permission bits only: cp gives a new file the source's mode less
      setuid/setgid/sticky (-p sets them last), and the umask does the
      rest.  */
-  int fd = open (dst_name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-                 creation_mode (src_st, opts));
+  /* "new/" names a directory that is not there, never a file.  */
+  size_t len = strlen (dst_name);
+  int fd = (len && dst_name[len - 1] == '/'
+            ? (errno = ENOTDIR, -1)
+            : open (dst_name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+                    creation_mode (src_st, opts)));
   if (fd < 0)
     {
       struct stat lst;

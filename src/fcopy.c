@@ -348,7 +348,7 @@ parse_options (int argc, char **argv, struct fcopy_options *opts,
       case 'v': opts->verbose = true; break;
       case 't':
         if (cmd->target_dir)
-          usage_error ("multiple target directories specified");
+          error (exit_failure, 0, "multiple target directories specified");
         cmd->target_dir = optarg;
         break;
       case REFLINK_OPTION:

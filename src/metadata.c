@@ -123,13 +123,20 @@ set_mode (struct meta_job const *m, struct fcopy_options const *opts,
     }
   if (!m->created)
     return true;
-  mode_t mode = (opts->no_preserve_mode
-                 ? (S_IRUSR | S_IWUSR | S_IRGRP | S_IWGRP | S_IROTH | S_IWOTH)
-                 : src_mode & (S_IRWXU | S_IRWXG | S_IRWXO));
+  /* The kernel gave the new file its mode less the umask, or as a
+     default ACL of its directory says; only bits held back at creation
+     (or --no-preserve=mode) call for a chmod.  */
+  mode_t perms = src_mode & (S_IRWXU | S_IRWXG | S_IRWXO);
+  mode_t mode;
+  if (opts->no_preserve_mode)
+    mode = (S_IRUSR | S_IWUSR | S_IRGRP | S_IWGRP | S_IROTH | S_IWOTH);
+  else if (m->created_mode != perms)
+    mode = perms;
+  else
+    return true;
   mode &= ~opts->umask;
-  if (mode == m->created_mode
-      || (m->dst_fd < 0 ? chmod (m->dst_name, mode)
-          : fchmod (m->dst_fd, mode)) == 0)
+  if ((m->dst_fd < 0 ? chmod (m->dst_name, mode)
+       : fchmod (m->dst_fd, mode)) == 0)
     return true;
   error (0, errno, "setting permissions for %s", quoteaf (m->dst_name));
   return false;
@@ -143,7 +150,7 @@ creation_mode (struct stat const *src_st, struct fcopy_options const *opts)
      file would otherwise be open to the wrong group for a moment.  */
   if (opts->preserve_ownership)
     mode &= ~(S_IRWXG | S_IRWXO);
-  return mode & ~opts->umask;
+  return mode;
 }
 
 bool

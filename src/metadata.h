@@ -20,7 +20,8 @@ struct meta_job
 };
 
 /* The mode to create a new copy of SRC_ST with: the permission bits,
-   less what the umask and a pending change of owner forbid.  */
+   less what a pending change of owner forbids (the kernel applies the
+   umask, or the directory's default ACL).  */
 mode_t creation_mode (struct stat const *src_st,
                       struct fcopy_options const *opts);
 

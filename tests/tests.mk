@@ -19,10 +19,12 @@ TESTS = \
   tests/dedupe-errors.bats \
   tests/dedupe-lists.bats \
   tests/dedupe-recursive.bats \
-  tests/dedupe-big.bats
+  tests/dedupe-big.bats \
+  tests/cpdiff.bats
 
 EXTRA_DIST += \
   $(TESTS) \
   tests/helpers.bash \
   tests/reflink.bash \
+  tests/cpdiff.bash \
   tests/fault-shim.c
