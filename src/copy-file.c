@@ -62,8 +62,8 @@ ranges_overlap (struct copy_job const *job)
    followed.  Set *CREATED when the file is ours.  */
 static int
 open_dest (char const *src_name, char const *dst_name,
-           struct copy_job const *job,
-           struct fcopy_options const *opts, bool *created)
+           struct copy_job const *job, struct fcopy_options const *opts,
+           struct inode_set *made, bool *created)
 {
   struct stat const *src_st = job->src_st;
   struct stat dst_st;
@@ -90,6 +90,14 @@ open_dest (char const *src_name, char const *dst_name,
         {
           error (0, 0, "cannot overwrite directory %s with non-directory",
                  quoteaf (dst_name));
+          return -1;
+        }
+      /* Two operands with one name in the target: the second would undo
+         the first.  */
+      if (made && inode_set_find (made, &dst_st))
+        {
+          error (0, 0, "will not overwrite just-created %s with %s",
+                 quoteaf_n (0, dst_name), quoteaf_n (1, src_name));
           return -1;
         }
       int trunc = opts->reflink == REFLINK_ALWAYS || job->range ? 0 : O_TRUNC;
@@ -133,6 +141,9 @@ open_dest (char const *src_name, char const *dst_name,
       return -1;
     }
   *created = true;
+  struct stat st;
+  if (made && fstat (fd, &st) == 0)
+    inode_set_add (made, &st, dst_name);
   return fd;
 }
 
@@ -195,14 +206,15 @@ plan_range (struct copy_job *job, struct fcopy_options const *opts,
    source and, in range mode, the range.  */
 static bool
 copy_to_dest (struct copy_job *job, char const *src_name,
-              char const *dst_name, struct fcopy_options const *opts)
+              char const *dst_name, struct fcopy_options const *opts,
+              struct inode_set *made)
 {
   /* cp says what it is about to do before it knows how it will go.  */
   if (opts->verbose && !opts->debug)
     report_verbose (src_name, dst_name);
 
   bool created;
-  int dst_fd = open_dest (src_name, dst_name, job, opts, &created);
+  int dst_fd = open_dest (src_name, dst_name, job, opts, made, &created);
   if (dst_fd < 0)
     return false;
 
@@ -239,7 +251,7 @@ copy_to_dest (struct copy_job *job, char const *src_name,
 
 bool
 copy_file (char const *src_name, char const *dst_name,
-           struct fcopy_options const *opts)
+           struct fcopy_options const *opts, struct inode_set *made)
 {
   struct stat src_st;
   int src_fd = open_source (src_name, &src_st);
@@ -258,7 +270,7 @@ copy_file (char const *src_name, char const *dst_name,
       struct copy_job job = { .src_fd = src_fd, .src_st = &src_st };
       if (opts->range)
         plan_range (&job, opts, src_name);
-      ok = copy_to_dest (&job, src_name, dst_name, opts);
+      ok = copy_to_dest (&job, src_name, dst_name, opts, made);
     }
 
   close (src_fd);

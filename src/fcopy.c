@@ -28,6 +28,7 @@
 #include "quote.h"
 #include "quote-name.h"
 #include "report.h"
+#include "same-inode.h"
 #include "tree.h"
 #include "version-etc.h"
 #include "xalloc.h"
@@ -484,16 +485,55 @@ visit_operands (struct command const *cmd, struct visitor v)
   return v.visit (v.ctx, file[0], file[1]);
 }
 
+/* Whether names A and B are one directory entry: the same last
+   component in the same directory (gnulib's same_name, as cp uses).  */
+static bool
+same_entry (char const *a, char const *b)
+{
+  struct stat da, db;
+  char *dir_a = dir_name (a), *dir_b = dir_name (b);
+  bool same = (strcmp (last_component (a), last_component (b)) == 0
+               && stat (dir_a, &da) == 0 && stat (dir_b, &db) == 0
+               && SAME_INODE (da, db));
+  free (dir_a);
+  free (dir_b);
+  return same;
+}
+
+/* Whether SRC_NAME was an operand before; cp warns and copies it once.
+   Another name of the same file is copied again.  */
+static bool
+repeated_source (struct tree_copy *t, char const *src_name)
+{
+  struct stat st;
+  if (!t->sources || (t->opts->dereference == DEREF_NEVER
+                      ? lstat (src_name, &st) : stat (src_name, &st)) != 0)
+    return false;
+  char const *earlier = inode_set_find (t->sources, &st);
+  if (!earlier)
+    inode_set_add (t->sources, &st, src_name);
+  if (!earlier || !same_entry (earlier, src_name))
+    return false;
+  /* Without -r a directory is omitted with its own message.  */
+  if (S_ISDIR (st.st_mode) && !t->opts->recursive)
+    return false;
+  error (0, 0, "warning: source %s %s specified more than once",
+         S_ISDIR (st.st_mode) ? "directory" : "file", quoteaf (src_name));
+  return true;
+}
+
 static bool
 copy_visit (void *tree, char const *src_name, char const *dst_name)
 {
   struct tree_copy *t = tree;
   struct fcopy_options const *opts = t->opts;
+  if (repeated_source (t, src_name))
+    return true;
   /* The walk is for trees, links copied as links and hard links kept;
      a plain followed file goes straight to the engine.  */
   if (opts->recursive || opts->dereference != DEREF_ALWAYS || t->links)
     return copy_tree (t, src_name, dst_name);
-  return copy_file (src_name, dst_name, opts);
+  return copy_file (src_name, dst_name, opts, t->created);
 }
 
 static bool
@@ -557,7 +597,7 @@ main (int argc, char **argv)
   if (o->dedupe)
     return run_dedupe (o, &cmd);
   struct tree_copy tree;
-  tree_init (&tree, o);
+  tree_init (&tree, o, cmd.n_files > 1 + !cmd.target_dir);
   bool ok = visit_operands (&cmd, (struct visitor) { copy_visit, &tree });
   tree_free (&tree);
   return ok ? EXIT_SUCCESS : EXIT_FAILURE;

@@ -22,56 +22,32 @@
 #include "error.h"
 #include "filenamecat.h"
 #include "fts_.h"
-#include "hash.h"
 #include "metadata.h"
 #include "quote-name.h"
 #include "report.h"
 #include "same-inode.h"
 #include "xalloc.h"
 
-/* A source file with several names, and the first copy made of it.  */
-struct link_entry
-{
-  dev_t dev;
-  ino_t ino;
-  char *dst_name;
-};
-
-static size_t
-link_hash (void const *x, size_t n)
-{
-  struct link_entry const *e = x;
-  return (e->ino ^ e->dev) % n;
-}
-
-static bool
-link_equal (void const *a, void const *b)
-{
-  struct link_entry const *x = a, *y = b;
-  return x->ino == y->ino && x->dev == y->dev;
-}
-
-static void
-link_free (void *x)
-{
-  struct link_entry *e = x;
-  free (e->dst_name);
-  free (e);
-}
-
 void
-tree_init (struct tree_copy *t, struct fcopy_options const *opts)
+tree_init (struct tree_copy *t, struct fcopy_options const *opts,
+           bool many_sources)
 {
   *t = (struct tree_copy) { .opts = opts };
   if (opts->preserve_links)
-    t->links = hash_initialize (64, NULL, link_hash, link_equal, link_free);
+    t->links = inode_set_new ();
+  if (many_sources)
+    {
+      t->created = inode_set_new ();
+      t->sources = inode_set_new ();
+    }
 }
 
 void
 tree_free (struct tree_copy *t)
 {
-  if (t->links)
-    hash_free (t->links);
+  inode_set_free (t->links);
+  inode_set_free (t->created);
+  inode_set_free (t->sources);
 }
 
 /* One walk: an operand SRC copied to DST.  */
@@ -173,17 +149,15 @@ link_to_earlier (struct walk const *w, FTSENT const *ent,
                  char const *dst_name, bool *ok)
 {
   struct stat const *st = ent->fts_statp;
-  if (!w->t->links || st->st_nlink < 2)
-    return false;
-  struct link_entry key = { st->st_dev, st->st_ino, NULL };
-  struct link_entry const *e = hash_lookup (w->t->links, &key);
-  if (!e)
+  char const *first;
+  if (!w->t->links || st->st_nlink < 2
+      || !(first = inode_set_find (w->t->links, st)))
     return false;
   *ok = clear_dest (dst_name);
-  if (*ok && link (e->dst_name, dst_name) != 0)
+  if (*ok && link (first, dst_name) != 0)
     {
       error (0, errno, "cannot create hard link %s to %s",
-             quoteaf_n (0, dst_name), quoteaf_n (1, e->dst_name));
+             quoteaf_n (0, dst_name), quoteaf_n (1, first));
       *ok = false;
     }
   return true;
@@ -194,12 +168,8 @@ static void
 remember_link (struct walk const *w, FTSENT const *ent, char const *dst_name)
 {
   struct stat const *st = ent->fts_statp;
-  if (!w->t->links || st->st_nlink < 2)
-    return;
-  struct link_entry *e = xmalloc (sizeof *e);
-  *e = (struct link_entry) { st->st_dev, st->st_ino, xstrdup (dst_name) };
-  if (hash_insert (w->t->links, e) != e)
-    link_free (e);
+  if (w->t->links && 1 < st->st_nlink)
+    inode_set_add (w->t->links, st, dst_name);
 }
 
 static bool
@@ -210,7 +180,9 @@ copy_nondir (struct walk const *w, FTSENT const *ent, char const *dst_name)
     return ok;
   switch (ent->fts_statp->st_mode & S_IFMT)
     {
-    case S_IFREG: ok = copy_file (ent->fts_path, dst_name, w->t->opts); break;
+    case S_IFREG:
+      ok = copy_file (ent->fts_path, dst_name, w->t->opts, w->t->created);
+      break;
     case S_IFLNK: ok = copy_symlink (w, ent, dst_name); break;
     default: ok = copy_special (w, ent, dst_name); break;
     }

@@ -4,18 +4,22 @@
 #define FCOPY_TREE_H
 
 #include <stdbool.h>
-#include "hash.h"
+#include "inode-set.h"
 #include "options.h"
 
-/* What lasts across operands: the copies of files with several names,
-   so that --preserve=links links them again.  */
+/* What lasts across operands.  */
 struct tree_copy
 {
   struct fcopy_options const *opts;
-  Hash_table *links;
+  struct inode_set *links;    /* --preserve=links: first copy of a file */
+  struct inode_set *created;  /* files made, never to be overwritten */
+  struct inode_set *sources;  /* operands seen, to warn of repeats */
 };
 
-void tree_init (struct tree_copy *t, struct fcopy_options const *opts);
+/* MANY_SOURCES: several operands go into one directory, where one may
+   overwrite the copy of another (cp refuses) or repeat it (cp warns). */
+void tree_init (struct tree_copy *t, struct fcopy_options const *opts,
+                bool many_sources);
 void tree_free (struct tree_copy *t);
 
 /* Copy SRC_NAME to DST_NAME without following links that OPTS says not
