@@ -78,31 +78,39 @@ read_at (int fd, char *buf, size_t len, off_t pos)
   return true;
 }
 
-/* Compare the pair's span.  */
+/* Compare LEN bytes of the pair at the span's offset POS.  */
+static enum pair_outcome
+compare_chunk (struct deduper *d, struct pair const *p, struct span const *sp,
+               off_t pos, size_t len)
+{
+  for (int i = 0; i < 2; i++)
+    if (!read_at (i ? p->dst_fd : p->src_fd, d->buf[i], len,
+                  pos + (i ? sp->dst : sp->src)))
+      {
+        error (0, errno, "error reading %s",
+               quoteaf (i ? p->dst_name : p->src_name));
+        return PAIR_FAILED;
+      }
+  if (memcmp (d->buf[0], d->buf[1], len) == 0)
+    return PAIR_DEDUPED;
+  error (0, 0, "%s and %s differ", quoteaf_n (0, p->src_name),
+         quoteaf_n (1, p->dst_name));
+  return PAIR_DIFFER;
+}
+
+/* Compare the pair's span, the last chunk first: files that differ
+   often differ at the end (appended logs, trailers, one changed byte
+   written last), and a rerun over pairs that differ then reads little. */
 static enum pair_outcome
 compare_pair (struct deduper *d, struct pair const *p, struct span const *sp)
 {
   posix_fadvise (p->src_fd, 0, 0, POSIX_FADV_SEQUENTIAL);
   posix_fadvise (p->dst_fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-  for (off_t pos = 0; pos < sp->len; pos += COMPARE_CHUNK)
-    {
-      size_t len = MIN (sp->len - pos, COMPARE_CHUNK);
-      for (int i = 0; i < 2; i++)
-        if (!read_at (i ? p->dst_fd : p->src_fd, d->buf[i], len,
-                      pos + (i ? sp->dst : sp->src)))
-          {
-            error (0, errno, "error reading %s",
-                   quoteaf (i ? p->dst_name : p->src_name));
-            return PAIR_FAILED;
-          }
-      if (memcmp (d->buf[0], d->buf[1], len) != 0)
-        {
-          error (0, 0, "%s and %s differ", quoteaf_n (0, p->src_name),
-                 quoteaf_n (1, p->dst_name));
-          return PAIR_DIFFER;
-        }
-    }
-  return PAIR_DEDUPED;
+  off_t last = (sp->len - 1) / COMPARE_CHUNK * COMPARE_CHUNK;
+  enum pair_outcome r = compare_chunk (d, p, sp, last, sp->len - last);
+  for (off_t pos = 0; r == PAIR_DEDUPED && pos < last; pos += COMPARE_CHUNK)
+    r = compare_chunk (d, p, sp, pos, COMPARE_CHUNK);
+  return r;
 }
 
 /* Why the kernel refused, in words an admin can act on.  */
