@@ -259,7 +259,7 @@ parse_preserve (char const *option, char const *list, bool on,
         opts->preserve_mode = opts->preserve_timestamps = on;
         opts->preserve_ownership = opts->preserve_links = on;
         opts->preserve_xattr = on;
-        opts->no_preserve_mode &= on;
+        opts->no_preserve_mode = !on;
         break;
       }
   free (copy);
@@ -303,7 +303,6 @@ parse_options (int argc, char **argv, struct fcopy_options *opts,
       case 'a':                 /* -dR --preserve=all */
         parse_preserve ("--preserve", "all", true, opts);
         opts->require_preserve = opts->recursive = true;
-        opts->require_preserve_xattr = false;
         opts->dereference = DEREF_NEVER;
         cmd->deref_given = true;
         break;

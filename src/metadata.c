@@ -110,12 +110,14 @@ set_mode (struct meta_job const *m, struct fcopy_options const *opts,
           mode_t drop)
 {
   mode_t src_mode = m->src_st->st_mode & MODE_BITS & ~drop;
+  bool dir = S_ISDIR (m->src_st->st_mode);
   if (S_ISLNK (m->src_st->st_mode))
     return true;                /* a link's mode means nothing */
   if (opts->preserve_mode)
     {
+      /* With the file type, so that a directory's default ACL goes too. */
       if (qcopy_acl (m->src_name, m->src_fd, m->dst_name, m->dst_fd,
-                     src_mode) == 0)
+                     (m->src_st->st_mode & S_IFMT) | src_mode) == 0)
         return true;
       error (0, errno, "preserving permissions for %s",
              quoteaf (m->dst_name));
@@ -127,11 +129,13 @@ set_mode (struct meta_job const *m, struct fcopy_options const *opts,
      default ACL of its directory says; only bits held back at creation
      (or --no-preserve=mode) call for a chmod.  */
   mode_t perms = src_mode & (S_IRWXU | S_IRWXG | S_IRWXO);
+  mode_t made = m->created_mode & (S_IRWXU | S_IRWXG | S_IRWXO);
   mode_t mode;
   if (opts->no_preserve_mode)
-    mode = (S_IRUSR | S_IWUSR | S_IRGRP | S_IWGRP | S_IROTH | S_IWOTH);
-  else if (m->created_mode != perms)
-    mode = perms;
+    mode = dir ? S_IRWXU | S_IRWXG | S_IRWXO
+               : S_IRUSR | S_IWUSR | S_IRGRP | S_IWGRP | S_IROTH | S_IWOTH;
+  else if (made != perms)
+    mode = perms | (m->created_mode & S_ISVTX);
   else
     return true;
   mode &= ~opts->umask;
@@ -146,6 +150,9 @@ mode_t
 creation_mode (struct stat const *src_st, struct fcopy_options const *opts)
 {
   mode_t mode = src_st->st_mode & (S_IRWXU | S_IRWXG | S_IRWXO);
+  /* mkdir keeps the sticky bit, as cp gives it to directories.  */
+  if (S_ISDIR (src_st->st_mode))
+    mode |= src_st->st_mode & S_ISVTX;
   /* Until the owner is settled, the group and others get nothing: the
      file would otherwise be open to the wrong group for a moment.  */
   if (opts->preserve_ownership)

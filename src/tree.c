@@ -178,7 +178,11 @@ copy_nondir (struct walk const *w, FTSENT const *ent, char const *dst_name)
   bool ok;
   if (link_to_earlier (w, ent, dst_name, &ok))
     return ok;
-  switch (ent->fts_statp->st_mode & S_IFMT)
+  mode_t type = ent->fts_statp->st_mode & S_IFMT;
+  /* Without -r, cp reads a FIFO or device operand like a file.  */
+  if (!w->t->opts->recursive && type != S_IFLNK)
+    type = S_IFREG;
+  switch (type)
     {
     case S_IFREG:
       ok = copy_file (ent->fts_path, dst_name, w->t->opts, w->t->created);
@@ -210,11 +214,14 @@ enter_dir (struct walk const *w, FTSENT *ent, char const *dst_name)
         report_verbose (ent->fts_path, dst_name);
       return true;
     }
-  if (errno == EEXIST && stat (dst_name, &st) == 0 && S_ISDIR (st.st_mode))
+  int mkdir_errno = errno;
+  if (mkdir_errno == EEXIST && stat (dst_name, &st) == 0
+      && S_ISDIR (st.st_mode))
     {
       ent->fts_number = 0;
       return true;
     }
+  errno = mkdir_errno;
   if (errno == EEXIST)
     error (0, 0, "cannot overwrite non-directory %s with directory %s",
            quoteaf_n (0, dst_name), quoteaf_n (1, ent->fts_path));
@@ -261,14 +268,17 @@ copy_entry (struct walk const *w, FTS *fts, FTSENT *ent)
   switch (ent->fts_info)
     {
     case FTS_DC:
-      return true;              /* a cycle under -L: copied once already */
+      error (0, 0, "cannot copy cyclic symbolic link %s",
+             quoteaf (ent->fts_path));
+      return false;
     case FTS_DNR: case FTS_ERR: case FTS_NS:
       error (0, ent->fts_errno, ent->fts_info == FTS_DNR
              ? "cannot open directory %s" : "cannot access %s",
              quoteaf (ent->fts_path));
       return false;
     case FTS_SLNONE:
-      if (opts->dereference == DEREF_ALWAYS)
+      if (opts->dereference == DEREF_ALWAYS
+          || (opts->dereference == DEREF_COMMAND_LINE && ent->fts_level == 0))
         {
           error (0, ENOENT, "cannot stat %s", quoteaf (ent->fts_path));
           return false;

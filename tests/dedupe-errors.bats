@@ -177,7 +177,7 @@ cannot_share ()
 fcopy_as_nobody ()
 {
   setpriv --reuid=$NOBODY --regid=$NOBODY --clear-groups -- \
-    bash -c 'exec -a fcopy "$0" "$@"' "$FCOPY" "$@"
+    bash -c 'exec -a fcopy "$0" "$@"' "$(runnable_fcopy)" "$@"
 }
 
 # as_owner MODE: a and b belong to nobody with MODE, in a directory that

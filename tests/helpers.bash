@@ -443,3 +443,20 @@ file_state ()
 {
   echo "$(md5sum <"$1") $(stat -c '%Y %y' "$1")"
 }
+
+# runnable_fcopy: the path of a copy of $FCOPY that any user can run, for
+# tests as an unprivileged user (the build tree may be in /root, 0700).
+runnable_fcopy ()
+{
+  local dir=$BATS_FILE_TMPDIR/bin d
+  if [[ ! -x $dir/fcopy ]]; then
+    mkdir -p "$dir" && install -m 755 "$FCOPY" "$dir/fcopy" || return 1
+    # bats makes its run directories 0700: open the way down for others.
+    d=$dir
+    while [[ $d == "${BATS_RUN_TMPDIR:?}"* ]]; do
+      chmod o+x "$d"
+      d=${d%/*}
+    done
+  fi
+  echo "$dir/fcopy"
+}

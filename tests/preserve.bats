@@ -82,9 +82,7 @@ same_as_cp ()
     bash -c 'cp -p src cp.out; echo $?'
   local cp_out=$output cp_err=$stderr
   run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups \
-    bash -c 'exec -a fcopy "$0" -p src fcopy.out; echo $?' "$FCOPY"
-  run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups \
-    bash -c '(exec -a fcopy "$0" -p src fcopy.out); echo $?' "$FCOPY"
+    bash -c '(exec -a fcopy "$0" -p src fcopy.out); echo $?' "$(runnable_fcopy)"
   assert_equal "$output" "$cp_out" "exit status"
   assert_equal "$stderr" "$cp_err" "stderr"
   TIMES=1
