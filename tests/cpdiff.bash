@@ -559,3 +559,58 @@ _cpdiff_reach ()
   [[ ${#dirs[@]} -eq 0 ]] || chmod o+x "${dirs[@]}" || return 1
   setpriv --reuid="$1" --regid="$2" --clear-groups test -x "$3"
 }
+
+# ---------------------------------------------------------------------------
+# Trees: order of reading
+
+# run_both_tree ARG...: run_both for a command that walks a tree, where
+# cp and fcopy read each directory in inode order (cp's savedir), so that
+# -v lines and messages come out in the order of the inode numbers of
+# their workspace.  The two scenes are built one after the other on a
+# file system that other processes use too, and a freed inode number
+# reused in one of them can give its files another order than in the
+# other.  So when run_both fails and some directory of the two scenes (as
+# built, before cp and fcopy ran) held its entries in different inode
+# orders, the comparison was not fair and is run again, up to five
+# times in all; a failure with the same orders in both is fcopy's.
+run_both_tree ()
+{
+  local try rc phrase=${CPDIFF_INTENDED_PHRASE-} lines=${CPDIFF_INTENDED_LINES-}
+  eval "$(declare -f scene | sed '1s/^scene /_cpdiff_tree_scene /')"
+  scene ()
+  {
+    _cpdiff_tree_scene || return
+    find . -mindepth 1 -printf '%h/\t%i\t%f\0' >"../${PWD##*/}.inodes"
+  }
+  for try in 1 2 3 4 5; do
+    # run_both forgets an intended_difference once used.
+    [[ -z $phrase ]] || intended_difference "$phrase" "$lines"
+    rc=0
+    run_both "$@" || rc=$?
+    [[ $rc -ne 0 ]] || break
+    [[ -f $CPDIFF_LAST/cp.inodes && -f $CPDIFF_LAST/fcopy.inodes ]] || break
+    _cpdiff_same_inode_order "$CPDIFF_LAST/cp.inodes" "$CPDIFF_LAST/fcopy.inodes" &&
+      break
+    echo "run_both_tree: the scenes' inode orders differed (run $try of 5)" >&2
+  done
+  eval "$(declare -f _cpdiff_tree_scene | sed '1s/^_cpdiff_tree_scene /scene /')"
+  return $rc
+}
+
+# _cpdiff_same_inode_order LIST1 LIST2: the two lists of find -printf
+# '%h/\t%i\t%f\0' give each directory's entries in the same inode order.
+_cpdiff_same_inode_order ()
+{
+  python3 -S - "$1" "$2" <<'EOF2'
+import sys
+def orders(path):
+    dirs = {}
+    with open(path, "rb") as f:
+        for rec in f.read().split(b"\0"):
+            if rec:
+                d, ino, name = rec.split(b"\t", 2)
+                dirs.setdefault(d, []).append((int(ino), name))
+    return {d: [n for _, n in sorted(v)] for d, v in dirs.items()}
+sys.exit(orders(sys.argv[1]) != orders(sys.argv[2]))
+EOF2
+}
