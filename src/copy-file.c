@@ -100,9 +100,13 @@ open_dest (char const *src_name, char const *dst_name,
                  quoteaf_n (0, dst_name), quoteaf_n (1, src_name));
           return -1;
         }
+      /* --preserve=links: a destination linked elsewhere is replaced,
+         not written through, or its other names would change too.  */
+      bool unlink_first = opts->preserve_links && 1 < dst_st.st_nlink;
       int trunc = opts->reflink == REFLINK_ALWAYS || job->range ? 0 : O_TRUNC;
-      int fd = open (dst_name, O_WRONLY | O_CLOEXEC | trunc);
-      if (0 <= fd || !opts->force)
+      int fd = (unlink_first ? (errno = EMLINK, -1)
+                : open (dst_name, O_WRONLY | O_CLOEXEC | trunc));
+      if (0 <= fd || !(opts->force || unlink_first))
         {
           if (fd < 0)
             error (0, errno, "cannot create regular file %s",
@@ -115,7 +119,7 @@ open_dest (char const *src_name, char const *dst_name,
           error (0, errno, "cannot remove %s", quoteaf (dst_name));
           return -1;
         }
-      if (opts->verbose)
+      if (opts->verbose && !unlink_first)
         printf ("removed %s\n", quoteaf (dst_name));
     }
 

@@ -491,7 +491,9 @@ same_entry (char const *a, char const *b)
 {
   struct stat da, db;
   char *dir_a = dir_name (a), *dir_b = dir_name (b);
-  bool same = (strcmp (last_component (a), last_component (b)) == 0
+  size_t len_a = base_len (last_component (a));
+  bool same = (len_a == base_len (last_component (b))
+               && strncmp (last_component (a), last_component (b), len_a) == 0
                && stat (dir_a, &da) == 0 && stat (dir_b, &db) == 0
                && SAME_INODE (da, db));
   free (dir_a);

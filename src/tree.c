@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -55,7 +56,8 @@ struct walk
 {
   struct tree_copy *t;
   char const *dst_root;
-  size_t src_root_len;
+  size_t src_root_len;          /* of the root's fts_path, which fts may
+                                   have shortened ("src//" -> "src/") */
 };
 
 /* The destination name of ENT.  */
@@ -82,7 +84,7 @@ metadata_by_name (struct walk const *w, FTSENT const *ent,
 /* Make room for a non-directory: cp replaces an existing destination
    that is not a directory when the source is not a regular file.  */
 static bool
-clear_dest (char const *dst_name)
+clear_dest (char const *dst_name, bool verbose)
 {
   struct stat st;
   if (lstat (dst_name, &st) != 0)
@@ -94,7 +96,11 @@ clear_dest (char const *dst_name)
       return false;
     }
   if (unlink (dst_name) == 0)
-    return true;
+    {
+      if (verbose)
+        printf ("removed %s\n", quoteaf (dst_name));
+      return true;
+    }
   error (0, errno, "cannot remove %s", quoteaf (dst_name));
   return false;
 }
@@ -113,7 +119,7 @@ copy_symlink (struct walk const *w, FTSENT const *ent, char const *dst_name)
   else
     {
       target[len] = '\0';
-      if (!clear_dest (dst_name))
+      if (!clear_dest (dst_name, w->t->opts->verbose))
         ;
       else if (symlink (target, dst_name) != 0)
         error (0, errno, "cannot create symbolic link %s",
@@ -131,7 +137,7 @@ copy_special (struct walk const *w, FTSENT const *ent, char const *dst_name)
 {
   struct stat const *st = ent->fts_statp;
   mode_t mode = creation_mode (st, w->t->opts);
-  if (!clear_dest (dst_name))
+  if (!clear_dest (dst_name, w->t->opts->verbose))
     return false;
   if (mknod (dst_name, (st->st_mode & S_IFMT) | mode, st->st_rdev) != 0)
     {
@@ -153,7 +159,7 @@ link_to_earlier (struct walk const *w, FTSENT const *ent,
   if (!w->t->links || st->st_nlink < 2
       || !(first = inode_set_find (w->t->links, st)))
     return false;
-  *ok = clear_dest (dst_name);
+  *ok = clear_dest (dst_name, w->t->opts->verbose);
   if (*ok && link (first, dst_name) != 0)
     {
       error (0, errno, "cannot create hard link %s to %s",
@@ -215,7 +221,9 @@ enter_dir (struct walk const *w, FTSENT *ent, char const *dst_name)
       return true;
     }
   int mkdir_errno = errno;
-  if (mkdir_errno == EEXIST && stat (dst_name, &st) == 0
+  /* lstat: a symbolic link in the destination, even to a directory, is
+     not a directory to copy into (it could lead anywhere).  */
+  if (mkdir_errno == EEXIST && lstat (dst_name, &st) == 0
       && S_ISDIR (st.st_mode))
     {
       ent->fts_number = 0;
@@ -262,9 +270,11 @@ leave_dir (struct walk const *w, FTSENT const *ent, char const *dst_name)
 
 /* Copy one entry of the walk.  */
 static bool
-copy_entry (struct walk const *w, FTS *fts, FTSENT *ent)
+copy_entry (struct walk *w, FTS *fts, FTSENT *ent)
 {
   struct fcopy_options const *opts = w->t->opts;
+  if (ent->fts_level == FTS_ROOTLEVEL)
+    w->src_root_len = ent->fts_pathlen;
   switch (ent->fts_info)
     {
     case FTS_DC:
@@ -272,8 +282,8 @@ copy_entry (struct walk const *w, FTS *fts, FTSENT *ent)
              quoteaf (ent->fts_path));
       return false;
     case FTS_DNR: case FTS_ERR: case FTS_NS:
-      error (0, ent->fts_errno, ent->fts_info == FTS_DNR
-             ? "cannot open directory %s" : "cannot access %s",
+      error (0, ent->fts_errno, ent->fts_info == FTS_NS
+             ? "cannot stat %s" : "cannot access %s",
              quoteaf (ent->fts_path));
       return false;
     case FTS_SLNONE:
@@ -366,6 +376,15 @@ copy_tree (struct tree_copy *t, char const *src_name, char const *dst_name)
   if (opts->one_file_system)
     flags |= FTS_XDEV;
 
+  struct stat src_st, dst_st;
+  if (opts->recursive && stat (src_name, &src_st) == 0
+      && S_ISDIR (src_st.st_mode) && stat (dst_name, &dst_st) == 0
+      && SAME_INODE (src_st, dst_st))
+    {
+      error (0, 0, "%s and %s are the same file",
+             quoteaf_n (0, src_name), quoteaf_n (1, dst_name));
+      return false;
+    }
   if (opts->recursive && inside_itself (src_name, dst_name))
     {
       struct stat st;
@@ -384,7 +403,7 @@ copy_tree (struct tree_copy *t, char const *src_name, char const *dst_name)
       error (0, errno, "cannot access %s", quoteaf (src_name));
       return false;
     }
-  struct walk w = { t, dst_name, strlen (src_name) };
+  struct walk w = { t, dst_name, strlen (src_name) };  /* until the root */
   bool ok = true;
   FTSENT *ent;
   while ((ent = fts_read (fts)) != NULL)
