@@ -7,9 +7,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "dest.h"
 #include "error.h"
 #include "metadata.h"
 #include "intprops.h"
@@ -55,99 +57,104 @@ ranges_overlap (struct copy_job const *job)
           && job->dst_off < job->src_off + job->len);
 }
 
-/* Open DST_NAME for writing JOB's data.  An existing file is truncated
-   (but not under --reflink=always, where a failed clone must leave it as
-   it was, nor in range mode, which keeps the bytes around the range); a
-   new one is made with O_EXCL, so a name that appears meanwhile is never
-   followed.  Set *CREATED when the file is ours.  */
+/* Open the existing destination D for writing over.  It is truncated,
+   but not under --reflink=always, where a failed clone must leave it as
+   it was, nor in range mode, which keeps the bytes around the range, nor
+   with --attributes-only.  -f: one that cannot be opened is removed, and
+   then made anew (*GONE).  */
 static int
-open_dest (char const *src_name, char const *dst_name,
-           struct copy_job const *job, struct fcopy_options const *opts,
-           struct inode_set *made, bool *created)
+open_existing (char const *src_name, struct dest const *d,
+               struct copy_job const *job, struct fcopy_options const *opts,
+               bool *gone)
 {
-  struct stat const *src_st = job->src_st;
-  struct stat dst_st;
-  bool exists = stat (dst_name, &dst_st) == 0;
-  *created = false;
-  /* As cp: a destination that cannot be looked up is not created.  */
-  if (!exists && errno != ENOENT)
+  *gone = false;
+  /* Two ranges of one file are fine if they are apart.  */
+  if (SAME_INODE (*job->src_st, d->st) && job->range && ranges_overlap (job))
     {
-      error (0, errno, "cannot stat %s", quoteaf (dst_name));
+      error (0, 0, "%s and %s are the same file and the ranges overlap",
+             quoteaf_n (0, src_name), quoteaf_n (1, d->name));
       return -1;
     }
-
-  if (exists)
+  int trunc = (opts->reflink == REFLINK_ALWAYS || job->range
+               || opts->attributes_only ? 0 : O_TRUNC);
+  int fd = open (d->name, O_WRONLY | O_CLOEXEC | trunc);
+  if (0 <= fd || !opts->force)
     {
-      /* Two ranges of one file are fine if they are apart.  */
-      if (SAME_INODE (*src_st, dst_st) && (!job->range || ranges_overlap (job)))
-        {
-          error (0, 0, "%s and %s are the same file%s",
-                 quoteaf_n (0, src_name), quoteaf_n (1, dst_name),
-                 job->range ? " and the ranges overlap" : "");
-          return -1;
-        }
-      if (S_ISDIR (dst_st.st_mode))
-        {
-          error (0, 0, "cannot overwrite directory %s with non-directory",
-                 quoteaf (dst_name));
-          return -1;
-        }
-      /* Two operands with one name in the target: the second would undo
-         the first.  */
-      if (made && inode_set_find (made, &dst_st))
-        {
-          error (0, 0, "will not overwrite just-created %s with %s",
-                 quoteaf_n (0, dst_name), quoteaf_n (1, src_name));
-          return -1;
-        }
-      /* --preserve=links: a destination linked elsewhere is replaced,
-         not written through, or its other names would change too.  */
-      bool unlink_first = opts->preserve_links && 1 < dst_st.st_nlink;
-      int trunc = opts->reflink == REFLINK_ALWAYS || job->range ? 0 : O_TRUNC;
-      int fd = (unlink_first ? (errno = EMLINK, -1)
-                : open (dst_name, O_WRONLY | O_CLOEXEC | trunc));
-      if (0 <= fd || !(opts->force || unlink_first))
-        {
-          if (fd < 0)
-            error (0, errno, "cannot create regular file %s",
-                   quoteaf (dst_name));
-          return fd;
-        }
-      /* -f: a file we cannot open is removed and made anew.  */
-      if (unlink (dst_name) != 0)
-        {
-          error (0, errno, "cannot remove %s", quoteaf (dst_name));
-          return -1;
-        }
-      if (opts->verbose && !unlink_first)
-        printf ("removed %s\n", quoteaf (dst_name));
+      if (fd < 0)
+        error (0, errno, "cannot create regular file %s", quoteaf (d->name));
+      return fd;
     }
+  if (unlink (d->name) != 0)
+    {
+      error (0, errno, "cannot remove %s", quoteaf (d->name));
+      return -1;
+    }
+  if (opts->verbose)
+    printf ("removed %s\n", quoteaf (d->name));
+  *gone = true;
+  return -1;
+}
 
-  /* Permission bits only: cp gives a new file the source's mode less
-     setuid/setgid/sticky (-p sets them last), and the umask does the
-     rest.  */
+/* Make the destination D anew, with O_EXCL, so a name that appears
+   meanwhile is never followed.  Permission bits only: cp gives a new
+   file the source's mode less setuid/setgid/sticky (-p sets them last),
+   and the umask does the rest.  */
+static int
+create_dest (struct dest const *d, struct copy_job const *job,
+             struct fcopy_options const *opts, struct inode_set *made)
+{
   /* "new/" names a directory that is not there, never a file.  */
-  size_t len = strlen (dst_name);
-  int fd = (len && dst_name[len - 1] == '/'
+  size_t len = strlen (d->name);
+  int fd = (len && d->name[len - 1] == '/'
             ? (errno = ENOTDIR, -1)
-            : open (dst_name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-                    creation_mode (src_st, opts)));
+            : open (d->name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+                    creation_mode (job->src_st, opts)));
   if (fd < 0)
     {
       struct stat lst;
-      if (errno == EEXIST && lstat (dst_name, &lst) == 0
+      if (errno == EEXIST && lstat (d->name, &lst) == 0
           && S_ISLNK (lst.st_mode))
         error (0, 0, "not writing through dangling symlink %s",
-               quoteaf (dst_name));
+               quoteaf (d->name));
       else
         error (0, errno, "cannot create regular file %s",
-               quoteaf (dst_name));
+               quoteaf (d->name));
       return -1;
     }
-  *created = true;
   struct stat st;
   if (made && fstat (fd, &st) == 0)
-    inode_set_add (made, &st, dst_name);
+    inode_set_add (made, &st, d->name);
+  return fd;
+}
+
+/* Open D for writing JOB's data, after cp's checks of an existing file
+   (dest.c).  Set *CREATED when the file is ours, *KEPT when the file
+   there is to be left as it is.  */
+static int
+open_dest (char const *src_name, struct dest *d, struct copy_job const *job,
+           struct fcopy_options const *opts, struct inode_set *made,
+           bool *created, bool *kept)
+{
+  int flags = DEST_FOLLOW | (job->range ? DEST_SAME_OK : 0);
+  enum dest_verdict v = prepare_dest (d, src_name, job->src_st, flags, made,
+                                      opts);
+  *created = *kept = false;
+  if (v == DEST_KEEP)
+    *kept = true;
+  if (v == DEST_KEEP || v == DEST_FAILED)
+    return -1;
+  /* cp says what it is about to do before it knows how it will go.  */
+  if (opts->verbose && !opts->debug)
+    report_dest (src_name, d);
+  if (v == DEST_EXISTS)
+    {
+      bool gone;
+      int fd = open_existing (src_name, d, job, opts, &gone);
+      if (!gone)
+        return fd;
+    }
+  int fd = create_dest (d, job, opts, made);
+  *created = 0 <= fd;
   return fd;
 }
 
@@ -213,21 +220,20 @@ copy_to_dest (struct copy_job *job, char const *src_name,
               char const *dst_name, struct fcopy_options const *opts,
               struct inode_set *made)
 {
-  /* cp says what it is about to do before it knows how it will go.  */
-  if (opts->verbose && !opts->debug)
-    report_verbose (src_name, dst_name);
-
-  bool created;
-  int dst_fd = open_dest (src_name, dst_name, job, opts, made, &created);
+  bool created, kept;
+  struct dest d = { .name = dst_name };
+  int dst_fd = open_dest (src_name, &d, job, opts, made, &created, &kept);
+  free (d.backup);
   if (dst_fd < 0)
-    return false;
+    return kept;
 
   job->dst_fd = dst_fd;
   job->dst_empty = created || (opts->reflink != REFLINK_ALWAYS && !job->range);
   struct copy_report report = { 0 };
   /* An empty range: nothing to move, and FICLONERANGE would take a
      length of 0 to mean "up to the end".  */
-  bool ok = (job->range && job->len == 0) || copy_data (job, opts, &report);
+  bool ok = ((job->range && job->len == 0) || opts->attributes_only
+             || copy_data (job, opts, &report));
   if (!ok)
     report_failure (job, report.failure, src_name, dst_name);
   else

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <sys/types.h>
+#include "backupfile.h"
 
 /* --reflink: whether data may share extents with the source.  */
 enum reflink_mode
@@ -25,6 +26,33 @@ enum sparse_mode
   SPARSE_ALWAYS      /* keep holes and also punch runs of zero blocks */
 };
 
+/* -f, -i, -n: what to do about an existing destination; the last of
+   them given wins, as in cp.  */
+enum interactive
+{
+  I_UNSPECIFIED,     /* overwrite */
+  I_ALWAYS_YES,      /* -f: overwrite, and remove what cannot be opened */
+  I_ALWAYS_NO,       /* -n: never overwrite, quietly */
+  I_ASK_USER         /* -i: ask on stderr, read the answer on stdin */
+};
+
+/* -u, --update[=WHEN]: which existing destinations are replaced.  */
+enum update_mode
+{
+  UPDATE_ALL,        /* every one (no -u) */
+  UPDATE_OLDER,      /* those older than the source (-u) */
+  UPDATE_NONE,       /* none, quietly */
+  UPDATE_NONE_FAIL   /* none, and say so: exit status 1 */
+};
+
+/* -l, -s: make links instead of copies.  */
+enum link_mode
+{
+  LINK_NONE,
+  LINK_HARD,         /* -l */
+  LINK_SYMBOLIC      /* -s */
+};
+
 /* -L, -H, -P: which symbolic links in the sources are followed.  */
 enum dereference
 {
@@ -40,6 +68,15 @@ struct fcopy_options
   bool debug;        /* --debug: one line per file about the ladder */
   bool verbose;      /* -v: "'a' -> 'b'" per file */
   bool force;        /* -f: unlink a dst that cannot be opened, retry */
+  enum interactive interactive;
+  enum update_mode update;
+  enum link_mode link;
+  enum backup_type backup;      /* -b, --backup[=CONTROL] (backupfile.h) */
+  bool remove_destination;      /* --remove-destination */
+  bool attributes_only;         /* --attributes-only: no data */
+  bool copy_contents;           /* --copy-contents: -r reads specials */
+  bool parents;                 /* --parents: DIR/SOURCE as given */
+  bool keep_directory_symlink;  /* a dst symlink to a dir is entered */
 
   /* -p, --preserve[=LIST], --no-preserve=LIST */
   bool preserve_mode, preserve_ownership, preserve_timestamps;

@@ -14,4 +14,9 @@
 #define quoteaf_n(n, name) \
   quotearg_n_style (n, shell_escape_always_quoting_style, name)
 
+/* A name as the first word of a message ("NAME: can make ..."): quoted
+   only when the shell would need it.  */
+#define quotef(name) \
+  quotearg_n_style_colon (0, shell_escape_quoting_style, name)
+
 #endif

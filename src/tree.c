@@ -19,10 +19,12 @@
 #include <unistd.h>
 
 #include "copy-file.h"
+#include "dest.h"
 #include "dirname.h"
 #include "error.h"
 #include "filenamecat.h"
 #include "fts_.h"
+#include "link-file.h"
 #include "metadata.h"
 #include "quote-name.h"
 #include "report.h"
@@ -81,28 +83,22 @@ metadata_by_name (struct walk const *w, FTSENT const *ent,
   return copy_metadata (&m, w->t->opts);
 }
 
-/* Make room for a non-directory: cp replaces an existing destination
-   that is not a directory when the source is not a regular file.  */
+/* Make room for a new link, FIFO or device node at DST_NAME: cp
+   replaces a non-directory there (unless -n, -u, -i or -b say
+   otherwise).  Return false if DST_NAME is to stay, with *OK.  */
 static bool
-clear_dest (char const *dst_name, bool verbose)
+clear_dest (struct walk const *w, FTSENT const *ent, char const *dst_name,
+            bool *ok)
 {
-  struct stat st;
-  if (lstat (dst_name, &st) != 0)
-    return true;
-  if (S_ISDIR (st.st_mode))
-    {
-      error (0, 0, "cannot overwrite directory %s with non-directory",
-             quoteaf (dst_name));
-      return false;
-    }
-  if (unlink (dst_name) == 0)
-    {
-      if (verbose)
-        printf ("removed %s\n", quoteaf (dst_name));
-      return true;
-    }
-  error (0, errno, "cannot remove %s", quoteaf (dst_name));
-  return false;
+  struct dest d = { .name = dst_name };
+  enum dest_verdict v = prepare_dest (&d, ent->fts_path, ent->fts_statp,
+                                      DEST_REPLACE, w->t->created,
+                                      w->t->opts);
+  *ok = v != DEST_FAILED;
+  if (v == DEST_ABSENT && w->t->opts->verbose)
+    report_dest (ent->fts_path, &d);
+  free (d.backup);
+  return v == DEST_ABSENT;
 }
 
 static bool
@@ -119,13 +115,15 @@ copy_symlink (struct walk const *w, FTSENT const *ent, char const *dst_name)
   else
     {
       target[len] = '\0';
-      if (!clear_dest (dst_name, w->t->opts->verbose))
-        ;
-      else if (symlink (target, dst_name) != 0)
-        error (0, errno, "cannot create symbolic link %s",
-               quoteaf (dst_name));
-      else
-        ok = metadata_by_name (w, ent, dst_name, 0);
+      if (clear_dest (w, ent, dst_name, &ok))
+        {
+          ok = symlink (target, dst_name) == 0;
+          if (!ok)
+            error (0, errno, "cannot create symbolic link %s",
+                   quoteaf (dst_name));
+          else
+            ok = metadata_by_name (w, ent, dst_name, 0);
+        }
     }
   free (target);
   return ok;
@@ -137,8 +135,9 @@ copy_special (struct walk const *w, FTSENT const *ent, char const *dst_name)
 {
   struct stat const *st = ent->fts_statp;
   mode_t mode = creation_mode (st, w->t->opts);
-  if (!clear_dest (dst_name, w->t->opts->verbose))
-    return false;
+  bool ok;
+  if (!clear_dest (w, ent, dst_name, &ok))
+    return ok;
   if (mknod (dst_name, (st->st_mode & S_IFMT) | mode, st->st_rdev) != 0)
     {
       error (0, errno, S_ISFIFO (st->st_mode) ? "cannot create fifo %s"
@@ -159,8 +158,7 @@ link_to_earlier (struct walk const *w, FTSENT const *ent,
   if (!w->t->links || st->st_nlink < 2
       || !(first = inode_set_find (w->t->links, st)))
     return false;
-  *ok = clear_dest (dst_name, w->t->opts->verbose);
-  if (*ok && link (first, dst_name) != 0)
+  if (clear_dest (w, ent, dst_name, ok) && link (first, dst_name) != 0)
     {
       error (0, errno, "cannot create hard link %s to %s",
              quoteaf_n (0, dst_name), quoteaf_n (1, first));
@@ -184,10 +182,15 @@ copy_nondir (struct walk const *w, FTSENT const *ent, char const *dst_name)
   bool ok;
   if (link_to_earlier (w, ent, dst_name, &ok))
     return ok;
+  struct fcopy_options const *opts = w->t->opts;
   mode_t type = ent->fts_statp->st_mode & S_IFMT;
-  /* Without -r, cp reads a FIFO or device operand like a file.  */
-  if (!w->t->opts->recursive && type != S_IFLNK)
+  /* Without -r, or with --copy-contents, cp reads a FIFO or device like
+     a file.  */
+  if ((!opts->recursive || opts->copy_contents) && type != S_IFLNK)
     type = S_IFREG;
+  if (opts->link != LINK_NONE)
+    return link_file (ent->fts_path, ent->fts_statp, dst_name, opts,
+                      w->t->created);
   switch (type)
     {
     case S_IFREG:
@@ -222,8 +225,11 @@ enter_dir (struct walk const *w, FTSENT *ent, char const *dst_name)
     }
   int mkdir_errno = errno;
   /* lstat: a symbolic link in the destination, even to a directory, is
-     not a directory to copy into (it could lead anywhere).  */
-  if (mkdir_errno == EEXIST && lstat (dst_name, &st) == 0
+     not a directory to copy into (it could lead anywhere), unless
+     --keep-directory-symlink says the user put it there to be used.  */
+  if (mkdir_errno == EEXIST
+      && (w->t->opts->keep_directory_symlink ? stat (dst_name, &st)
+          : lstat (dst_name, &st)) == 0
       && S_ISDIR (st.st_mode))
     {
       ent->fts_number = 0;
@@ -324,8 +330,6 @@ copy_entry (struct walk *w, FTS *fts, FTSENT *ent)
     ok = leave_dir (w, ent, dst_name);
   else
     {
-      if (opts->verbose && !S_ISREG (ent->fts_statp->st_mode))
-        report_verbose (ent->fts_path, dst_name);
       ok = copy_nondir (w, ent, dst_name);
     }
   free (dst_name);

@@ -1,0 +1,575 @@
+/* cli.c -- the command line: GNU cp's options with their meanings and
+   conflicts, and fcopy's own (--dedupe, range mode), into one struct
+   fcopy_options that nothing changes afterwards.  */
+
+#include <config.h>
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "argmatch.h"
+#include "error.h"
+#include "exitfail.h"
+#include "intprops.h"
+#include "progname.h"
+#include "quote.h"
+#include "version-etc.h"
+#include "xalloc.h"
+#include "xstrtol.h"
+
+/* version_etc passes gnulib's year too; the format ignores it.  */
+char const version_etc_copyright[] =
+  "Copyright %s 2026 the fcopy authors.";
+
+enum
+{
+  ATTRIBUTES_ONLY_OPTION = CHAR_MAX + 1,
+  COPY_CONTENTS_OPTION,
+  DEBUG_OPTION,
+  DEDUPE_OPTION,
+  DST_OFFSET_OPTION,
+  GROUPS_FROM_OPTION,
+  KEEP_DIRECTORY_SYMLINK_OPTION,
+  LENGTH_OPTION,
+  NO_PRESERVE_OPTION,
+  PAIRS_FROM_OPTION,
+  PARENTS_OPTION,
+  PRESERVE_OPTION,
+  REFLINK_OPTION,
+  REMOVE_DESTINATION_OPTION,
+  SPARSE_OPTION,
+  SRC_OFFSET_OPTION,
+  STATS_OPTION,
+  STRIP_TRAILING_SLASHES_OPTION,
+  HELP_OPTION,
+  VERSION_OPTION
+};
+
+static struct option const long_options[] =
+{
+  {"archive", no_argument, NULL, 'a'},
+  {"attributes-only", no_argument, NULL, ATTRIBUTES_ONLY_OPTION},
+  {"backup", optional_argument, NULL, 'b'},
+  {"context", optional_argument, NULL, 'Z'},
+  {"copy-contents", no_argument, NULL, COPY_CONTENTS_OPTION},
+  {"debug", no_argument, NULL, DEBUG_OPTION},
+  {"dedupe", no_argument, NULL, DEDUPE_OPTION},
+  {"dereference", no_argument, NULL, 'L'},
+  {"dst-offset", required_argument, NULL, DST_OFFSET_OPTION},
+  {"force", no_argument, NULL, 'f'},
+  {"groups-from", required_argument, NULL, GROUPS_FROM_OPTION},
+  {"interactive", no_argument, NULL, 'i'},
+  {"keep-directory-symlink", no_argument, NULL,
+   KEEP_DIRECTORY_SYMLINK_OPTION},
+  {"length", required_argument, NULL, LENGTH_OPTION},
+  {"link", no_argument, NULL, 'l'},
+  {"no-clobber", no_argument, NULL, 'n'},
+  {"no-dereference", no_argument, NULL, 'P'},
+  {"no-preserve", required_argument, NULL, NO_PRESERVE_OPTION},
+  {"no-target-directory", no_argument, NULL, 'T'},
+  {"null", no_argument, NULL, '0'},
+  {"one-file-system", no_argument, NULL, 'x'},
+  {"pairs-from", required_argument, NULL, PAIRS_FROM_OPTION},
+  {"parents", no_argument, NULL, PARENTS_OPTION},
+  {"preserve", optional_argument, NULL, PRESERVE_OPTION},
+  {"recursive", no_argument, NULL, 'r'},
+  {"reflink", optional_argument, NULL, REFLINK_OPTION},
+  {"remove-destination", no_argument, NULL, REMOVE_DESTINATION_OPTION},
+  {"sparse", required_argument, NULL, SPARSE_OPTION},
+  {"src-offset", required_argument, NULL, SRC_OFFSET_OPTION},
+  {"stats", no_argument, NULL, STATS_OPTION},
+  {"strip-trailing-slashes", no_argument, NULL,
+   STRIP_TRAILING_SLASHES_OPTION},
+  {"suffix", required_argument, NULL, 'S'},
+  {"symbolic-link", no_argument, NULL, 's'},
+  {"target-directory", required_argument, NULL, 't'},
+  {"update", optional_argument, NULL, 'u'},
+  {"verbose", no_argument, NULL, 'v'},
+  {"help", no_argument, NULL, HELP_OPTION},
+  {"version", no_argument, NULL, VERSION_OPTION},
+  {NULL, 0, NULL, 0}
+};
+
+static char const *const reflink_args[] = { "auto", "always", "never", NULL };
+static enum reflink_mode const reflink_values[] =
+  { REFLINK_AUTO, REFLINK_ALWAYS, REFLINK_NEVER };
+ARGMATCH_VERIFY (reflink_args, reflink_values);
+
+static char const *const sparse_args[] = { "never", "auto", "always", NULL };
+static enum sparse_mode const sparse_values[] =
+  { SPARSE_NEVER, SPARSE_AUTO, SPARSE_ALWAYS };
+ARGMATCH_VERIFY (sparse_args, sparse_values);
+
+static char const *const update_args[] =
+  { "all", "none", "none-fail", "older", NULL };
+static enum update_mode const update_values[] =
+  { UPDATE_ALL, UPDATE_NONE, UPDATE_NONE_FAIL, UPDATE_OLDER };
+ARGMATCH_VERIFY (update_args, update_values);
+
+enum preserve_attr
+{
+  PRESERVE_MODE, PRESERVE_TIMESTAMPS, PRESERVE_OWNERSHIP, PRESERVE_LINKS,
+  PRESERVE_CONTEXT, PRESERVE_XATTR, PRESERVE_ALL
+};
+static char const *const preserve_args[] =
+  { "mode", "timestamps", "ownership", "links", "context", "xattr", "all",
+    NULL };
+static enum preserve_attr const preserve_values[] =
+  { PRESERVE_MODE, PRESERVE_TIMESTAMPS, PRESERVE_OWNERSHIP, PRESERVE_LINKS,
+    PRESERVE_CONTEXT, PRESERVE_XATTR, PRESERVE_ALL };
+ARGMATCH_VERIFY (preserve_args, preserve_values);
+
+/* What parsing learns that is not an option's value but decides one.  */
+struct parse_state
+{
+  bool deref_given;            /* -H, -L or -P (else -r's default) */
+  bool make_backups;           /* -b, --backup or -S */
+  char const *backup_control;  /* --backup=CONTROL */
+  char const *backup_suffix;   /* -S */
+  bool hard_link, symbolic_link;  /* -l, -s: not both */
+};
+
+_Noreturn void
+usage (int status)
+{
+  if (status != EXIT_SUCCESS)
+    {
+      fprintf (stderr, "Try '%s --help' for more information.\n",
+               program_name);
+      exit (status);
+    }
+  printf ("\
+Usage: %s [OPTION]... [-T] SOURCE DEST\n\
+  or:  %s [OPTION]... SOURCE... DIRECTORY\n\
+  or:  %s [OPTION]... -t DIRECTORY SOURCE...\n",
+          program_name, program_name, program_name);
+  printf ("\
+  or:  %s --dedupe [OPTION]... SOURCE DEST | SOURCE... DIRECTORY\n\
+  or:  %s --dedupe -r [OPTION]... SRCDIR DSTDIR\n\
+  or:  %s --dedupe [-0] --pairs-from=FILE | --groups-from=FILE\n",
+          program_name, program_name, program_name);
+  fputs ("\
+Copy SOURCE to DEST, or multiple SOURCE(s) to DIRECTORY, the fastest\n\
+correct way: clone, copy_file_range, splice, then read/write.\n\
+With --dedupe, copy nothing: make identical existing files share extents.\n\
+\n\
+Mandatory arguments to long options are mandatory for short options too.\n\
+  -a, --archive                same as -dR --preserve=all\n\
+      --attributes-only        don't copy the file data, just the attributes\n\
+      --backup[=CONTROL]       make a backup of each existing destination file\n\
+  -b                           like --backup but does not accept an argument\n\
+      --copy-contents          copy contents of special files when recursive\n\
+  -d                           same as --no-dereference --preserve=links\n\
+      --debug                  explain how each file was copied\n\
+  -f, --force                  if an existing destination file cannot be\n\
+                                 opened, remove it and try again (this option\n\
+                                 is ignored when the -n option is also used)\n\
+  -i, --interactive            prompt before overwrite (overrides a previous -n\n\
+                                  option)\n\
+  -H                           follow command-line symbolic links in SOURCE\n\
+      --keep-directory-symlink  follow existing symlinks to directories in\n\
+                                 the destination\n\
+  -l, --link                   hard link files instead of copying\n\
+  -L, --dereference            always follow symbolic links in SOURCE\n\
+  -n, --no-clobber             do not overwrite an existing file (overrides\n\
+                                 a previous -i option)\n\
+  -P, --no-dereference         never follow symbolic links in SOURCE\n\
+  -p                           same as --preserve=mode,ownership,timestamps\n\
+      --preserve[=ATTR_LIST]   preserve the specified attributes (default:\n\
+                                 mode,ownership,timestamps), if possible\n\
+                                 additional attributes: context, links, xattr,\n\
+                                 all\n\
+      --no-preserve=ATTR_LIST  don't preserve the specified attributes\n\
+      --parents                use full source file name under DIRECTORY\n\
+  -R, -r, --recursive          copy directories recursively\n\
+      --reflink[=WHEN]         control clone/CoW copies; WHEN is auto\n\
+                                 (the default), always or never; a bare\n\
+                                 --reflink means always\n\
+      --remove-destination     remove each existing destination file before\n\
+                                 attempting to open it (contrast with --force)\n\
+      --sparse=WHEN            control creation of sparse files; WHEN is\n\
+                                 auto (the default), always or never\n\
+      --strip-trailing-slashes  remove any trailing slashes from each SOURCE\n\
+                                 argument\n\
+  -s, --symbolic-link          make symbolic links instead of copying\n\
+  -S, --suffix=SUFFIX          override the usual backup suffix\n\
+  -t, --target-directory=DIRECTORY  copy all SOURCE arguments into DIRECTORY\n\
+  -T, --no-target-directory    treat DEST as a normal file\n\
+  -u                           equivalent to --update[=older]\n\
+      --update[=UPDATE]        control which existing files are updated;\n\
+                                 UPDATE={all,none,none-fail,older(default)}\n\
+  -v, --verbose                explain what is being done\n\
+  -x, --one-file-system        stay on this file system\n\
+  -Z                           set SELinux security context of destination\n\
+                                 file to default type\n\
+      --context[=CTX]          like -Z, or if CTX is specified then set the\n\
+                                 SELinux security context to CTX\n\
+      --help                   display this help and exit\n\
+      --version                output version information and exit\n\
+\n", stdout);
+  fputs ("\
+Deduplication (FIDEDUPERANGE; the kernel compares the bytes):\n\
+      --dedupe                 make each identical DEST share SOURCE's extents\n\
+  -r, -R, --recursive          pair the files of two trees by relative name\n\
+      --pairs-from=FILE        read SOURCE DEST pairs from FILE (- = stdin),\n\
+                                 one name a line\n\
+      --groups-from=FILE       read fdupes/jdupes groups from FILE: the first\n\
+                                 file of a group is the source of the others\n\
+  -0, --null                   names in FILE end in NUL, as find -print0's\n\
+      --stats                  print counts of pairs and bytes at the end\n\
+\n\
+Range mode (copy, --reflink=always clone, or --dedupe of one byte range):\n\
+      --src-offset=N           start reading SOURCE at byte N (default 0)\n\
+      --dst-offset=N           start writing DEST at byte N (default 0)\n\
+      --length=N               move N bytes (default: up to SOURCE's end)\n\
+  DEST is not truncated; SOURCE and DEST may be one file if the ranges do\n\
+  not overlap.  N may have a suffix: K = KiB = 1024, KB = 1000, M, G, T...\n\
+\n\
+--reflink=never makes a copy that shares no extent with the source, so it\n\
+avoids copy_file_range as well (btrfs and XFS clone through it).\n\
+--sparse=never writes every byte and implies --reflink=never.\n\
+\n\
+The backup suffix is '~', unless set with --suffix or SIMPLE_BACKUP_SUFFIX.\n\
+The version control method may be selected via the --backup option or through\n\
+the VERSION_CONTROL environment variable.  Here are the values:\n\
+\n\
+  none, off       never make backups (even if --backup is given)\n\
+  numbered, t     make numbered backups\n\
+  existing, nil   numbered if numbered backups exist, simple otherwise\n\
+  simple, never   always make simple backups\n\
+\n\
+As a special case, fcopy makes a backup of SOURCE when the force and backup\n\
+options are given and SOURCE and DEST are the same name for an existing,\n\
+regular file.\n\
+\n\
+Exit status is 0 if every file was copied, 1 if not.  With --dedupe, as\n\
+cmp: 0 if every pair is shared, 1 if some pair differed or was skipped,\n\
+2 on trouble.\n\
+See fcopy(1) for details.\n", stdout);
+  exit (status);
+}
+
+_Noreturn void
+usage_error (char const *message)
+{
+  error (0, 0, "%s", message);
+  usage (exit_failure);
+}
+
+/* The byte count ARG of OPTION: a number with an optional suffix, K
+   = KiB = 1024, KB = 1000, M, G, T, P, E likewise.  */
+static off_t
+parse_size (char const *option, char const *arg)
+{
+  uintmax_t n;
+  enum strtol_error e = xstrtoumax (arg, NULL, 10, &n, "kKmMgGtTpPeE0");
+  /* xstrtoumax takes "-1" as a huge number: refuse signs outright.  */
+  if (e == LONGINT_OK && (strchr (arg, '-') || TYPE_MAXIMUM (off_t) < n))
+    e = LONGINT_OVERFLOW;
+  if (e != LONGINT_OK)
+    {
+      error (0, e == LONGINT_OVERFLOW ? EOVERFLOW : 0, "invalid %s %s",
+             option, quote (arg));
+      usage (exit_failure);
+    }
+  return n;
+}
+
+/* Turn the attributes of the comma-separated LIST of OPTION on or off
+   in *OPTS.  Naming an attribute (but not "all") makes its failures
+   errors, as cp does.  */
+static void
+parse_preserve (char const *option, char const *list, bool on,
+                struct fcopy_options *opts)
+{
+  char *copy = xstrdup (list);
+  for (char *save, *word = strtok_r (copy, ",", &save); word;
+       word = strtok_r (NULL, ",", &save))
+    switch (XARGMATCH (option, word, preserve_args, preserve_values))
+      {
+      case PRESERVE_MODE:
+        opts->preserve_mode = on;
+        opts->no_preserve_mode = !on;
+        break;
+      case PRESERVE_TIMESTAMPS: opts->preserve_timestamps = on; break;
+      case PRESERVE_OWNERSHIP: opts->preserve_ownership = on; break;
+      case PRESERVE_LINKS: opts->preserve_links = on; break;
+      case PRESERVE_CONTEXT:
+        /* Without SELinux there is no context to keep (cp says so too). */
+        if (on)
+          error (EXIT_FAILURE, 0, "cannot preserve security context "
+                 "without an SELinux-enabled kernel");
+        break;
+      case PRESERVE_XATTR:
+        opts->preserve_xattr = opts->require_preserve_xattr = on;
+        break;
+      case PRESERVE_ALL:
+        opts->preserve_mode = opts->preserve_timestamps = on;
+        opts->preserve_ownership = opts->preserve_links = on;
+        opts->preserve_xattr = on;
+        opts->no_preserve_mode = !on;
+        break;
+      }
+  free (copy);
+}
+
+/* -p, or --preserve without a list.  */
+static void
+preserve_default (struct fcopy_options *opts)
+{
+  opts->preserve_mode = opts->preserve_ownership = true;
+  opts->preserve_timestamps = opts->require_preserve = true;
+}
+
+/* Set CMD's list from --pairs-from or --groups-from.  */
+static void
+set_list (struct command *cmd, char const *name, bool groups)
+{
+  if (cmd->list)
+    usage_error ("only one --pairs-from or --groups-from may be given");
+  cmd->list = name;
+  cmd->groups = groups;
+}
+
+/* Options that choose how links are followed or attributes kept.  */
+static bool
+parse_copy_option (int c, struct fcopy_options *opts, struct parse_state *ps)
+{
+  switch (c)
+    {
+    case 'a':                 /* -dR --preserve=all */
+      parse_preserve ("--preserve", "all", true, opts);
+      opts->require_preserve = opts->recursive = true;
+      opts->dereference = DEREF_NEVER;
+      ps->deref_given = true;
+      break;
+    case 'd':                 /* --no-dereference --preserve=links */
+      opts->preserve_links = true;
+      opts->dereference = DEREF_NEVER;
+      ps->deref_given = true;
+      break;
+    case 'H': case 'L': case 'P':
+      opts->dereference = (c == 'H' ? DEREF_COMMAND_LINE
+                           : c == 'L' ? DEREF_ALWAYS : DEREF_NEVER);
+      ps->deref_given = true;
+      break;
+    case 'p': preserve_default (opts); break;
+    case PRESERVE_OPTION:
+      if (!optarg)
+        preserve_default (opts);
+      else
+        {
+          parse_preserve ("--preserve", optarg, true, opts);
+          opts->require_preserve = true;
+        }
+      break;
+    case NO_PRESERVE_OPTION:
+      parse_preserve ("--no-preserve", optarg, false, opts);
+      break;
+    case 'Z':
+      /* There is no SELinux to ask for a context: the kernel's default
+         is what every new file gets anyway.  Only a context named
+         explicitly is worth a word, as cp says it.  */
+      if (optarg)
+        error (0, 0, "warning: ignoring --context; "
+               "it requires an SELinux-enabled kernel");
+      break;
+    case ATTRIBUTES_ONLY_OPTION: opts->attributes_only = true; break;
+    case COPY_CONTENTS_OPTION: opts->copy_contents = true; break;
+    case KEEP_DIRECTORY_SYMLINK_OPTION:
+      opts->keep_directory_symlink = true;
+      break;
+    default:
+      return false;
+    }
+  return true;
+}
+
+/* Options about an existing destination and what is made there.  */
+static bool
+parse_dest_option (int c, struct fcopy_options *opts, struct parse_state *ps)
+{
+  switch (c)
+    {
+    case 'b':
+      ps->make_backups = true;
+      if (optarg)
+        ps->backup_control = optarg;
+      break;
+    case 'S':
+      ps->make_backups = true;
+      ps->backup_suffix = optarg;
+      break;
+    case 'f': opts->force = true; break;
+    case 'i': opts->interactive = I_ASK_USER; break;
+    case 'n': opts->interactive = I_ALWAYS_NO; break;
+    case 'u':
+      opts->update = (optarg
+                      ? XARGMATCH ("--update", optarg, update_args,
+                                   update_values)
+                      : UPDATE_OLDER);
+      break;
+    case 'l': opts->link = LINK_HARD; ps->hard_link = true; break;
+    case 's': opts->link = LINK_SYMBOLIC; ps->symbolic_link = true; break;
+    case REMOVE_DESTINATION_OPTION: opts->remove_destination = true; break;
+    case PARENTS_OPTION: opts->parents = true; break;
+    case REFLINK_OPTION:
+      opts->reflink = (optarg
+                       ? XARGMATCH ("--reflink", optarg, reflink_args,
+                                    reflink_values)
+                       : REFLINK_ALWAYS);
+      break;
+    case SPARSE_OPTION:
+      opts->sparse = XARGMATCH ("--sparse", optarg, sparse_args,
+                                sparse_values);
+      break;
+    default:
+      return false;
+    }
+  return true;
+}
+
+/* fcopy's own options: --dedupe and its lists, range mode.  */
+static bool
+parse_fcopy_option (int c, struct fcopy_options *opts, struct command *cmd)
+{
+  switch (c)
+    {
+    case '0': opts->null_sep = true; break;
+    case DEBUG_OPTION: opts->debug = true; break;
+    case DEDUPE_OPTION: opts->dedupe = true; break;
+    case GROUPS_FROM_OPTION: set_list (cmd, optarg, true); break;
+    case PAIRS_FROM_OPTION: set_list (cmd, optarg, false); break;
+    case STATS_OPTION: opts->stats = true; break;
+    case SRC_OFFSET_OPTION:
+      opts->src_offset = parse_size ("--src-offset", optarg);
+      opts->range = true;
+      break;
+    case DST_OFFSET_OPTION:
+      opts->dst_offset = parse_size ("--dst-offset", optarg);
+      opts->range = true;
+      break;
+    case LENGTH_OPTION:
+      opts->length = parse_size ("--length", optarg);
+      opts->range = true;
+      break;
+    default:
+      return false;
+    }
+  return true;
+}
+
+/* Parse ARGV into *OPTS, *CMD and *PS.  */
+static void
+parse_options (int argc, char **argv, struct fcopy_options *opts,
+               struct command *cmd, struct parse_state *ps)
+{
+  int c;
+  while ((c = getopt_long (argc, argv, "0abdfHilLnPpRrsS:Tt:uvxZ",
+                           long_options, NULL))
+         != -1)
+    {
+      if (parse_copy_option (c, opts, ps) || parse_dest_option (c, opts, ps)
+          || parse_fcopy_option (c, opts, cmd))
+        continue;
+      switch (c)
+        {
+        case 'R': case 'r': opts->recursive = true; break;
+        case 'T': cmd->no_target_dir = true; break;
+        case 'v': opts->verbose = true; break;
+        case 'x': opts->one_file_system = true; break;
+        case 't':
+          if (cmd->target_dir)
+            error (exit_failure, 0, "multiple target directories specified");
+          cmd->target_dir = optarg;
+          break;
+        case STRIP_TRAILING_SLASHES_OPTION: cmd->strip_slashes = true; break;
+        case HELP_OPTION:
+          usage (EXIT_SUCCESS);
+        case VERSION_OPTION:
+          version_etc (stdout, "fcopy", PACKAGE_NAME, PACKAGE_VERSION,
+                       (char *) NULL);
+          exit (EXIT_SUCCESS);
+        default:
+          usage (exit_failure);
+        }
+    }
+  cmd->file = argv + optind;
+  cmd->n_files = argc - optind;
+}
+
+/* Refuse combinations that mean nothing; cp's first, in cp's words.  */
+static void
+check_options (struct fcopy_options const *opts, struct command const *cmd,
+               struct parse_state const *ps)
+{
+  if (ps->hard_link && ps->symbolic_link)
+    usage_error ("cannot make both hard and symbolic links");
+  if (ps->make_backups && opts->interactive == I_ALWAYS_NO)
+    usage_error ("options --backup and --no-clobber are mutually exclusive");
+  /* A clone shares the source's extents as they are: it can neither
+     fill holes nor punch new ones.  */
+  if (opts->reflink == REFLINK_ALWAYS && opts->sparse != SPARSE_AUTO)
+    usage_error ("--reflink can be used only with --sparse=auto");
+  if (opts->dedupe && (opts->reflink == REFLINK_NEVER
+                       || opts->link != LINK_NONE || opts->attributes_only
+                       || ps->make_backups || opts->remove_destination))
+    usage_error ("--dedupe cannot be combined with --reflink=never, -l, -s, "
+                 "--attributes-only, --backup or --remove-destination");
+  if (!opts->dedupe && (cmd->list || opts->stats || opts->null_sep))
+    usage_error ("--pairs-from, --groups-from, -0 and --stats "
+                 "work with --dedupe only");
+  if (opts->range && (cmd->list || opts->recursive || opts->parents
+                      || opts->link != LINK_NONE || opts->attributes_only))
+    usage_error ("--src-offset, --dst-offset and --length take one pair "
+                 "of files, not lists or trees, and copy data");
+  if (cmd->list && (cmd->n_files || cmd->target_dir || opts->recursive))
+    usage_error ("file operands cannot be combined with --pairs-from or "
+                 "--groups-from");
+  if (cmd->target_dir && cmd->no_target_dir)
+    error (exit_failure, 0, "cannot combine --target-directory (-t) "
+           "and --no-target-directory (-T)");
+}
+
+/* Whether ARGV asks for --dedupe (or an abbreviation of it), looked up
+   before getopt so that every usage error can exit with --dedupe's
+   status, also one found before getopt reaches --dedupe.  */
+static bool
+asks_dedupe (int argc, char **argv)
+{
+  for (int i = 1; i < argc && strcmp (argv[i], "--") != 0; i++)
+    if (strncmp (argv[i], "--ded", 5) == 0
+        && strncmp ("--dedupe", argv[i], strlen (argv[i])) == 0)
+      return true;
+  return false;
+}
+
+void
+parse_command_line (int argc, char **argv, struct fcopy_options *opts,
+                    struct command *cmd)
+{
+  struct parse_state ps = { 0 };
+
+  /* With --dedupe the exit status is cmp's: 2 means trouble.  */
+  if (asks_dedupe (argc, argv))
+    exit_failure = 2;
+  parse_options (argc, argv, opts, cmd, &ps);
+
+  /* As cp: -r copies links as links unless told otherwise, but -l
+     links to what a link names.  */
+  if (!ps.deref_given)
+    opts->dereference = (opts->recursive && opts->link != LINK_HARD
+                         ? DEREF_NEVER : DEREF_ALWAYS);
+  if (ps.make_backups)
+    {
+      /* The suffix first: xget_version may read VERSION_CONTROL.  */
+      set_simple_backup_suffix (ps.backup_suffix);
+      opts->backup = xget_version ("backup type", ps.backup_control);
+    }
+  check_options (opts, cmd, &ps);
+}

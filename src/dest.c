@@ -1,0 +1,201 @@
+/* dest.c -- what becomes of a destination that already exists.
+
+   cp's rules, in cp's order: -n leaves any existing name alone, even the
+   source itself; then a source that is its own destination is an error;
+   -u keeps a destination that is not older; -i asks; a directory is never
+   replaced by a file, nor a file made earlier in this run; -b renames the
+   old file aside; --remove-destination (and a new link or special file,
+   which cannot be written over) removes it.  */
+
+#include <config.h>
+#include "dest.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backupfile.h"
+#include "dirname.h"
+#include "error.h"
+#include "filemode.h"
+#include "progname.h"
+#include "quote-name.h"
+#include "same-inode.h"
+#include "utimecmp.h"
+#include "xalloc.h"
+#include "yesno.h"
+
+void
+report_dest (char const *src_name, struct dest const *d)
+{
+  printf ("%s -> %s", quoteaf_n (0, src_name), quoteaf_n (1, d->name));
+  if (d->backup)
+    printf (" (backup: %s)", quoteaf_n (2, d->backup));
+  putchar ('\n');
+}
+
+/* -i: ask whether D may be overwritten; true if the answer is yes.  A
+   file its user could not write is named with its mode, as cp does.  */
+static bool
+overwrite_ok (struct dest const *d, struct fcopy_options const *opts)
+{
+  bool writable = (S_ISLNK (d->st.st_mode) || geteuid () == 0
+                   || access (d->name, W_OK) == 0);
+  if (writable)
+    fprintf (stderr, "%s: overwrite %s? ", program_name, quoteaf (d->name));
+  else
+    {
+      char perms[12];           /* "-rwxrwxrwx " */
+      strmode (d->st.st_mode, perms);
+      perms[10] = '\0';
+      fprintf (stderr, (opts->remove_destination || opts->force
+                        ? "%s: replace %s, overriding mode %04lo (%s)? "
+                        : "%s: unwritable %s (mode %04lo, %s); try anyway? "),
+               program_name, quoteaf (d->name),
+               (unsigned long) (d->st.st_mode & 07777), &perms[1]);
+    }
+  return yesno ();
+}
+
+/* Whether renaming D to its simple backup name would move SRC_NAME
+   (status SRC_ST) itself: "cp -b a~ a" would destroy its source.  */
+static bool
+source_is_backup (char const *src_name, struct stat const *src_st,
+                  struct dest const *d)
+{
+  char const *src_base = last_component (src_name);
+  char const *dst_base = last_component (d->name);
+  size_t dst_len = strlen (dst_base);
+  if (strncmp (src_base, dst_base, dst_len) != 0
+      || strcmp (src_base + dst_len, simple_backup_suffix) != 0)
+    return false;
+  char *backup = xmalloc (strlen (d->name) + strlen (simple_backup_suffix)
+                          + 1);
+  strcpy (stpcpy (backup, d->name), simple_backup_suffix);
+  struct stat st;
+  bool is = stat (backup, &st) == 0 && SAME_INODE (*src_st, st);
+  free (backup);
+  return is;
+}
+
+/* -b: rename D aside.  */
+static enum dest_verdict
+back_up (struct dest *d, char const *src_name, struct stat const *src_st,
+         struct fcopy_options const *opts)
+{
+  if (source_is_backup (src_name, src_st, d))
+    {
+      error (0, 0, "backing up %s might destroy source;  %s not copied",
+             quoteaf_n (0, d->name), quoteaf_n (1, src_name));
+      return DEST_FAILED;
+    }
+  d->backup = backup_file_rename (AT_FDCWD, d->name, opts->backup);
+  if (!d->backup && errno != ENOENT)
+    {
+      error (0, errno, "cannot backup %s", quoteaf (d->name));
+      return DEST_FAILED;
+    }
+  return DEST_ABSENT;
+}
+
+/* Remove D, saying so with -v unless QUIET.  */
+static enum dest_verdict
+remove_dest (struct dest const *d, bool quiet,
+             struct fcopy_options const *opts)
+{
+  if (unlink (d->name) != 0 && errno != ENOENT)
+    {
+      error (0, errno, "cannot remove %s", quoteaf (d->name));
+      return DEST_FAILED;
+    }
+  if (opts->verbose && !quiet)
+    printf ("removed %s\n", quoteaf (d->name));
+  return DEST_ABSENT;
+}
+
+/* The checks that may keep D as it is, or refuse the copy.  */
+static enum dest_verdict
+keep_or_refuse (struct dest *d, char const *src_name,
+                struct stat const *src_st, int flags,
+                struct fcopy_options const *opts)
+{
+  bool src_dir = S_ISDIR (src_st->st_mode);
+  if (!src_dir && (opts->interactive == I_ALWAYS_NO
+                   || opts->update == UPDATE_NONE))
+    return DEST_KEEP;
+  if (!src_dir && opts->update == UPDATE_NONE_FAIL)
+    {
+      error (0, 0, "not replacing %s", quoteaf (d->name));
+      return DEST_FAILED;
+    }
+  if (SAME_INODE (*src_st, d->st) && !(flags & DEST_SAME_OK))
+    {
+      /* A hard link that is already there is done; "cp -fb a a" backs
+         the source up and copies the backup (cp's special case).  */
+      if (opts->link == LINK_HARD)
+        return DEST_KEEP;
+      if (!(opts->force && opts->backup != no_backups
+            && S_ISREG (src_st->st_mode)))
+        {
+          error (0, 0, "%s and %s are the same file",
+                 quoteaf_n (0, src_name), quoteaf_n (1, d->name));
+          return DEST_FAILED;
+        }
+    }
+  if (src_dir)
+    return DEST_EXISTS;
+  /* -u: the source's time cut to what the destination's filesystem
+     keeps, so a copy made with -p is not "older" on a coarser one.  */
+  if (opts->update == UPDATE_OLDER
+      && 0 <= utimecmp (d->name, &d->st, src_st,
+                        opts->preserve_timestamps
+                        ? UTIMECMP_TRUNCATE_SOURCE : 0))
+    return DEST_KEEP;
+  if (opts->interactive == I_ASK_USER && !overwrite_ok (d, opts))
+    return DEST_KEEP;
+  return DEST_EXISTS;
+}
+
+enum dest_verdict
+prepare_dest (struct dest *d, char const *src_name,
+              struct stat const *src_st, int flags,
+              struct inode_set const *made, struct fcopy_options const *opts)
+{
+  d->backup = NULL;
+  if (((flags & DEST_FOLLOW) ? stat (d->name, &d->st)
+       : lstat (d->name, &d->st)) != 0)
+    {
+      if (errno == ENOENT)
+        return DEST_ABSENT;
+      error (0, errno, "cannot stat %s", quoteaf (d->name));
+      return DEST_FAILED;
+    }
+
+  enum dest_verdict v = keep_or_refuse (d, src_name, src_st, flags, opts);
+  if (v != DEST_EXISTS || S_ISDIR (src_st->st_mode))
+    return v;
+  if (S_ISDIR (d->st.st_mode))
+    {
+      error (0, 0, "cannot overwrite directory %s with non-directory",
+             quoteaf (d->name));
+      return DEST_FAILED;
+    }
+  /* Two operands with one name in the target: the second would undo
+     the first.  */
+  if (made && inode_set_find (made, &d->st))
+    {
+      error (0, 0, "will not overwrite just-created %s with %s",
+             quoteaf_n (0, d->name), quoteaf_n (1, src_name));
+      return DEST_FAILED;
+    }
+  if (opts->backup != no_backups)
+    return back_up (d, src_name, src_st, opts);
+  if (opts->remove_destination || (flags & DEST_REPLACE))
+    return remove_dest (d, false, opts);
+  /* --preserve=links: a destination linked elsewhere is replaced, not
+     written through, or its other names would change too.  */
+  if (opts->preserve_links && 1 < d->st.st_nlink)
+    return remove_dest (d, true, opts);
+  return DEST_EXISTS;
+}

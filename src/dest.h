@@ -1,0 +1,50 @@
+/* dest.h -- a destination that already exists: keep it (-n, -u, -i),
+   move it aside (-b), remove it, or let it be written over.  */
+
+#ifndef FCOPY_DEST_H
+#define FCOPY_DEST_H
+
+#include <stdbool.h>
+#include <sys/stat.h>
+#include "inode-set.h"
+#include "options.h"
+
+enum dest_verdict
+{
+  DEST_ABSENT,       /* nothing is there, or no longer: make it anew */
+  DEST_EXISTS,       /* a non-directory is there and may be written over */
+  DEST_KEEP,         /* leave it as it is; not an error */
+  DEST_FAILED        /* reported */
+};
+
+/* How the caller will make the destination.  */
+enum
+{
+  DEST_FOLLOW = 1,   /* stat the name, not lstat: data goes through links */
+  DEST_SAME_OK = 2,  /* the source may be the destination (apart ranges) */
+  DEST_REPLACE = 4   /* a new file is made in its place: remove what is
+                        there (links, FIFOs, devices, as cp) */
+};
+
+struct dest
+{
+  char const *name;
+  struct stat st;    /* what is there, unless DEST_ABSENT */
+  char *backup;      /* the name it was moved to (-b), or NULL; freed by
+                        the caller */
+};
+
+/* Decide, as cp does and in its order, what becomes of D->name before a
+   copy of SRC_NAME (status SRC_ST) is made there under FLAGS: -n,
+   --update, "are the same file", -i, a directory in the way, a file
+   made earlier in this run (MADE, may be null), --backup,
+   --remove-destination.  */
+enum dest_verdict prepare_dest (struct dest *d, char const *src_name,
+                                struct stat const *src_st, int flags,
+                                struct inode_set const *made,
+                                struct fcopy_options const *opts);
+
+/* Print -v's line for a copy of SRC_NAME made at D.  */
+void report_dest (char const *src_name, struct dest const *d);
+
+#endif

@@ -1,0 +1,82 @@
+/* link-file.c -- -l and -s: the destination becomes a link, no data is
+   copied and no attribute is changed (a hard link shares the source's;
+   a symbolic link's are its own).  */
+
+#include <config.h>
+#include "link-file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dest.h"
+#include "dirname.h"
+#include "error.h"
+#include "quote-name.h"
+#include "same-inode.h"
+
+/* Whether a symbolic link named DST_NAME to the relative name SRC_NAME
+   would find it: only if the link is made in the current directory.  */
+static bool
+relative_link_ok (char const *src_name, char const *dst_name)
+{
+  if (*src_name == '/')
+    return true;
+  char *dst_dir = dir_name (dst_name);
+  struct stat dot, dir;
+  bool ok = (strcmp (dst_dir, ".") == 0 || stat (".", &dot) != 0
+             || stat (dst_dir, &dir) != 0 || SAME_INODE (dot, dir));
+  free (dst_dir);
+  if (!ok)
+    error (0, 0, "%s: can make relative symbolic links only in current "
+           "directory", quotef (dst_name));
+  return ok;
+}
+
+/* Make the link; with -f, one name in the way is removed first.  */
+static bool
+make_link (char const *src_name, char const *dst_name,
+           struct fcopy_options const *opts)
+{
+  bool hard = opts->link == LINK_HARD;
+  /* -L (the default with -l) links to what a symbolic link names.  */
+  int follow = opts->dereference == DEREF_ALWAYS ? AT_SYMLINK_FOLLOW : 0;
+  for (int tries = 0; ; tries++)
+    {
+      if ((hard ? linkat (AT_FDCWD, src_name, AT_FDCWD, dst_name, follow)
+           : symlink (src_name, dst_name)) == 0)
+        return true;
+      if (errno != EEXIST || !opts->force || tries
+          || unlink (dst_name) != 0)
+        break;
+    }
+  error (0, errno, hard ? "cannot create hard link %s to %s"
+         : "cannot create symbolic link %s to %s",
+         quoteaf_n (0, dst_name), quoteaf_n (1, src_name));
+  return false;
+}
+
+bool
+link_file (char const *src_name, struct stat const *src_st,
+           char const *dst_name, struct fcopy_options const *opts,
+           struct inode_set *made)
+{
+  if (opts->link == LINK_SYMBOLIC && !relative_link_ok (src_name, dst_name))
+    return false;
+  struct dest d = { .name = dst_name };
+  enum dest_verdict v = prepare_dest (&d, src_name, src_st, 0, made, opts);
+  bool ok = v != DEST_FAILED;
+  if (v == DEST_ABSENT || v == DEST_EXISTS)
+    {
+      if (opts->verbose)
+        report_dest (src_name, &d);
+      ok = make_link (src_name, dst_name, opts);
+      struct stat st;
+      if (ok && made && lstat (dst_name, &st) == 0)
+        inode_set_add (made, &st, dst_name);
+    }
+  free (d.backup);
+  return ok;
+}

@@ -1,0 +1,143 @@
+/* parents.c -- --parents: copy a/b/c into DIR as DIR/a/b/c, making DIR/a
+   and DIR/a/b when they are missing.
+
+   The directories are made as copies of a and a/b: with their mode (less
+   what must wait for the owner), and, after the copy, with what the
+   options preserve.  Until then their owner may write and search them,
+   so a read-only a/b can still be filled.  As cp does, nothing is done
+   to leading directories when the immediate parent already exists.  */
+
+#include <config.h>
+#include "parents.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "dirname.h"
+#include "error.h"
+#include "metadata.h"
+#include "quote-name.h"
+#include "xalloc.h"
+
+struct parent_dir
+{
+  struct stat src_st;         /* the source directory's status */
+  size_t end;                 /* its name ends here in dst_name */
+  bool made;                  /* fcopy made it */
+  mode_t made_mode;           /* with this mode */
+};
+
+/* Add P->dst_name up to END to P's list.  Return false if the source of
+   that name is not a directory.  */
+static bool
+add_dir (struct parents *p, size_t end, bool made)
+{
+  char *src = p->dst_name + p->src_offset;
+  struct parent_dir d = { .end = end, .made = made };
+  int err = (stat (src, &d.src_st) != 0 ? errno
+             : S_ISDIR (d.src_st.st_mode) ? 0 : ENOTDIR);
+  if (err)
+    {
+      error (0, err, "failed to get attributes of %s", quoteaf (src));
+      return false;
+    }
+  p->dir = xreallocarray (p->dir, p->n_dirs + 1, sizeof *p->dir);
+  p->dir[p->n_dirs++] = d;
+  return true;
+}
+
+/* Make the directory P->dst_name (cut at a slash), a copy of the source
+   directory last added to P.  */
+static bool
+make_dir (struct parents *p, struct fcopy_options const *opts)
+{
+  struct parent_dir *d = &p->dir[p->n_dirs - 1];
+  d->made_mode = creation_mode (&d->src_st, opts) | S_IRWXU;
+  if (mkdir (p->dst_name, d->made_mode) != 0)
+    {
+      error (0, errno, "cannot make directory %s", quoteaf (p->dst_name));
+      return false;
+    }
+  /* cp prints these lines unquoted.  */
+  if (opts->verbose)
+    printf ("%s -> %s\n", p->dst_name + p->src_offset, p->dst_name);
+  return true;
+}
+
+/* Walk P's source part component by component.  */
+static bool
+make_each (struct parents *p, struct fcopy_options const *opts)
+{
+  bool preserving = (opts->preserve_mode || opts->preserve_ownership
+                     || opts->preserve_timestamps);
+  char *slash = p->dst_name + p->src_offset;
+  while (*slash == '/')
+    slash++;
+  while ((slash = strchr (slash, '/')))
+    {
+      struct stat st;
+      *slash = '\0';
+      bool missing = stat (p->dst_name, &st) != 0;
+      if ((missing || preserving)
+          && !add_dir (p, slash - p->dst_name, missing))
+        return false;
+      if (missing ? !make_dir (p, opts) : !S_ISDIR (st.st_mode))
+        {
+          if (!missing)
+            error (0, 0, "%s exists but is not a directory",
+                   quoteaf (p->dst_name));
+          return false;
+        }
+      *slash++ = '/';
+      while (*slash == '/')
+        slash++;
+    }
+  return true;
+}
+
+bool
+make_parents (struct parents *p, char const *dst_name, size_t src_offset,
+              struct fcopy_options const *opts)
+{
+  *p = (struct parents) { xstrdup (dst_name), src_offset, NULL, 0 };
+  char *parent = dir_name (dst_name);
+  struct stat st;
+  bool ok = true;
+  if (stat (parent, &st) != 0)
+    ok = make_each (p, opts);
+  else if (!S_ISDIR (st.st_mode))
+    {
+      error (0, 0, "%s exists but is not a directory", quoteaf (parent));
+      ok = false;
+    }
+  free (parent);
+  if (!ok)
+    {
+      free (p->dir);
+      free (p->dst_name);
+    }
+  return ok;
+}
+
+bool
+finish_parents (struct parents *p, struct fcopy_options const *opts)
+{
+  bool ok = true;
+  /* The deepest first: a parent's times are set after its children's
+     changes, and its mode after it need no longer be searched.  */
+  for (size_t i = p->n_dirs; 0 < i--; )
+    {
+      struct parent_dir const *d = &p->dir[i];
+      char saved = p->dst_name[d->end];
+      p->dst_name[d->end] = '\0';
+      struct meta_job m = { -1, -1, p->dst_name + p->src_offset,
+                            p->dst_name, &d->src_st, d->made, d->made_mode };
+      ok &= copy_metadata (&m, opts);
+      p->dst_name[d->end] = saved;
+    }
+  free (p->dir);
+  free (p->dst_name);
+  return ok;
+}
