@@ -101,7 +101,7 @@ open_existing (char const *src_name, struct dest const *d,
    and the umask does the rest.  */
 static int
 create_dest (struct dest const *d, struct copy_job const *job,
-             struct fcopy_options const *opts, struct inode_set *made)
+             struct fcopy_options const *opts, struct dest_memory const *mem)
 {
   /* "new/" names a directory that is not there, never a file.  */
   size_t len = strlen (d->name);
@@ -122,8 +122,8 @@ create_dest (struct dest const *d, struct copy_job const *job,
       return -1;
     }
   struct stat st;
-  if (made && fstat (fd, &st) == 0)
-    inode_set_add (made, &st, d->name);
+  if (mem && mem->made && fstat (fd, &st) == 0)
+    inode_set_add (mem->made, &st, d->name);
   return fd;
 }
 
@@ -132,11 +132,11 @@ create_dest (struct dest const *d, struct copy_job const *job,
    there is to be left as it is.  */
 static int
 open_dest (char const *src_name, struct dest *d, struct copy_job const *job,
-           struct fcopy_options const *opts, struct inode_set *made,
+           struct fcopy_options const *opts, struct dest_memory const *mem,
            bool *created, bool *kept)
 {
   int flags = DEST_FOLLOW | (job->range ? DEST_SAME_OK : 0);
-  enum dest_verdict v = prepare_dest (d, src_name, job->src_st, flags, made,
+  enum dest_verdict v = prepare_dest (d, src_name, job->src_st, flags, mem,
                                       opts);
   *created = *kept = false;
   if (v == DEST_KEEP)
@@ -153,7 +153,7 @@ open_dest (char const *src_name, struct dest *d, struct copy_job const *job,
       if (!gone)
         return fd;
     }
-  int fd = create_dest (d, job, opts, made);
+  int fd = create_dest (d, job, opts, mem);
   *created = 0 <= fd;
   return fd;
 }
@@ -213,20 +213,12 @@ plan_range (struct copy_job *job, struct fcopy_options const *opts,
             (intmax_t) opts->length);
 }
 
-/* Open the destination, copy the data, close it.  JOB holds the open
-   source and, in range mode, the range.  */
+/* Copy JOB's data into DST_FD, open on DST_NAME (CREATED if it is
+   new), give it its metadata and close it.  */
 static bool
-copy_to_dest (struct copy_job *job, char const *src_name,
-              char const *dst_name, struct fcopy_options const *opts,
-              struct inode_set *made)
+copy_into (struct copy_job *job, char const *src_name, char const *dst_name,
+           int dst_fd, bool created, struct fcopy_options const *opts)
 {
-  bool created, kept;
-  struct dest d = { .name = dst_name };
-  int dst_fd = open_dest (src_name, &d, job, opts, made, &created, &kept);
-  free (d.backup);
-  if (dst_fd < 0)
-    return kept;
-
   job->dst_fd = dst_fd;
   job->dst_empty = created || (opts->reflink != REFLINK_ALWAYS && !job->range);
   struct copy_report report = { 0 };
@@ -259,9 +251,25 @@ copy_to_dest (struct copy_job *job, char const *src_name,
   return ok;
 }
 
+/* Open the destination and copy JOB (the open source and, in range
+   mode, the range) into it.  */
+static bool
+copy_to_dest (struct copy_job *job, char const *src_name,
+              char const *dst_name, struct fcopy_options const *opts,
+              struct dest_memory const *mem)
+{
+  bool created, kept;
+  struct dest d = { .name = dst_name };
+  int dst_fd = open_dest (src_name, &d, job, opts, mem, &created, &kept);
+  bool ok = (dst_fd < 0 ? kept
+             : copy_into (job, src_name, d.name, dst_fd, created, opts));
+  dest_free (&d);
+  return ok;
+}
+
 bool
 copy_file (char const *src_name, char const *dst_name,
-           struct fcopy_options const *opts, struct inode_set *made)
+           struct fcopy_options const *opts, struct dest_memory const *mem)
 {
   struct stat src_st;
   int src_fd = open_source (src_name, &src_st);
@@ -280,7 +288,7 @@ copy_file (char const *src_name, char const *dst_name,
       struct copy_job job = { .src_fd = src_fd, .src_st = &src_st };
       if (opts->range)
         plan_range (&job, opts, src_name);
-      ok = copy_to_dest (&job, src_name, dst_name, opts, made);
+      ok = copy_to_dest (&job, src_name, dst_name, opts, mem);
     }
 
   close (src_fd);

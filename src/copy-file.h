@@ -5,15 +5,15 @@
 
 #include <stdbool.h>
 #include <sys/stat.h>
-#include "inode-set.h"
+#include "dest.h"
 #include "options.h"
 
 /* Copy SRC_NAME to DST_NAME under OPTS.  Report any failure once, on
-   stderr, and return false.  If CREATED is not null, refuse to overwrite
-   a file in it, and add the file made to it.  */
+   stderr, and return false.  MEM, if not null, holds the files made so
+   far (never overwritten; the file made is added) and -u's copies.  */
 bool copy_file (char const *src_name, char const *dst_name,
                 struct fcopy_options const *opts,
-                struct inode_set *created);
+                struct dest_memory const *mem);
 
 /* Open SRC_NAME read-only and fstat it into *ST; FIFOs do not block.
    Report a failure (as cp words it) and return -1.  */

@@ -11,6 +11,7 @@
 #include "dest.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -24,7 +25,15 @@
 #include "same-inode.h"
 #include "utimecmp.h"
 #include "xalloc.h"
+#include "xvasprintf.h"
 #include "yesno.h"
+
+void
+dest_free (struct dest *d)
+{
+  free (d->backup);
+  free (d->own_name);
+}
 
 void
 report_dest (char const *src_name, struct dest const *d)
@@ -90,12 +99,28 @@ back_up (struct dest *d, char const *src_name, struct stat const *src_st,
              quoteaf_n (0, d->name), quoteaf_n (1, src_name));
       return DEST_FAILED;
     }
-  d->backup = backup_file_rename (AT_FDCWD, d->name, opts->backup);
-  if (!d->backup && errno != ENOENT)
+  /* The directory's descriptor and a name without a directory part:
+     the gnulib of Debian 12 renames a simple backup made under
+     --backup=existing relative to the wrong directory otherwise (gnulib
+     bug 55029).  */
+  char const *base = last_component (d->name);
+  char *dir = dir_name (d->name);
+  int dir_fd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  char *backup = (dir_fd < 0 ? NULL
+                  : backup_file_rename (dir_fd, base, opts->backup));
+  int saved_errno = errno;
+  free (dir);
+  if (0 <= dir_fd)
+    close (dir_fd);
+  if (!backup && saved_errno != ENOENT)
     {
-      error (0, errno, "cannot backup %s", quoteaf (d->name));
+      error (0, saved_errno, "cannot backup %s", quoteaf (d->name));
       return DEST_FAILED;
     }
+  if (backup)
+    d->backup = xasprintf ("%.*s%s", (int) (base - d->name), d->name,
+                           backup);
+  free (backup);
   return DEST_ABSENT;
 }
 
@@ -114,10 +139,49 @@ remove_dest (struct dest const *d, bool quiet,
   return DEST_ABSENT;
 }
 
+/* "cp -fb a a": cp's special case, a backup copy of the source.  The
+   copy goes to the backup's name instead of D's.  */
+static enum dest_verdict
+copy_to_backup (struct dest *d, struct fcopy_options const *opts)
+{
+  d->own_name = find_backup_file_name (AT_FDCWD, d->name, opts->backup);
+  d->name = d->own_name;
+  return lstat (d->name, &d->st) == 0 ? DEST_EXISTS : DEST_ABSENT;
+}
+
+/* -u keeps D.  But cp remembers D as the copy of the source even then,
+   and a later name of the same source file (a hard link) that -u keeps
+   too is made a link to it, whatever it held (even if it was one
+   already: cp says "removed" then too): do the same.  */
+static enum dest_verdict
+kept_by_update (struct dest const *d, struct stat const *src_st,
+                struct dest_memory const *mem,
+                struct fcopy_options const *opts)
+{
+  if (!mem || !mem->copies || src_st->st_nlink < 2)
+    return DEST_KEEP;
+  char const *earlier = inode_set_find (mem->copies, src_st);
+  if (!earlier)
+    {
+      inode_set_add (mem->copies, src_st, d->name);
+      return DEST_KEEP;
+    }
+  if (unlink (d->name) != 0 || link (earlier, d->name) != 0)
+    {
+      error (0, errno, "cannot create hard link %s to %s",
+             quoteaf_n (0, d->name), quoteaf_n (1, earlier));
+      return DEST_FAILED;
+    }
+  if (opts->verbose)
+    printf ("removed %s\n", quoteaf (d->name));
+  return DEST_KEEP;
+}
+
 /* The checks that may keep D as it is, or refuse the copy.  */
 static enum dest_verdict
 keep_or_refuse (struct dest *d, char const *src_name,
                 struct stat const *src_st, int flags,
+                struct dest_memory const *mem,
                 struct fcopy_options const *opts)
 {
   bool src_dir = S_ISDIR (src_st->st_mode);
@@ -135,13 +199,12 @@ keep_or_refuse (struct dest *d, char const *src_name,
          the source up and copies the backup (cp's special case).  */
       if (opts->link == LINK_HARD)
         return DEST_KEEP;
-      if (!(opts->force && opts->backup != no_backups
-            && S_ISREG (src_st->st_mode)))
-        {
-          error (0, 0, "%s and %s are the same file",
-                 quoteaf_n (0, src_name), quoteaf_n (1, d->name));
-          return DEST_FAILED;
-        }
+      if (opts->force && opts->backup != no_backups
+          && S_ISREG (src_st->st_mode))
+        return copy_to_backup (d, opts);
+      error (0, 0, "%s and %s are the same file",
+             quoteaf_n (0, src_name), quoteaf_n (1, d->name));
+      return DEST_FAILED;
     }
   if (src_dir)
     return DEST_EXISTS;
@@ -151,7 +214,7 @@ keep_or_refuse (struct dest *d, char const *src_name,
       && 0 <= utimecmp (d->name, &d->st, src_st,
                         opts->preserve_timestamps
                         ? UTIMECMP_TRUNCATE_SOURCE : 0))
-    return DEST_KEEP;
+    return kept_by_update (d, src_st, mem, opts);
   if (opts->interactive == I_ASK_USER && !overwrite_ok (d, opts))
     return DEST_KEEP;
   return DEST_EXISTS;
@@ -160,9 +223,9 @@ keep_or_refuse (struct dest *d, char const *src_name,
 enum dest_verdict
 prepare_dest (struct dest *d, char const *src_name,
               struct stat const *src_st, int flags,
-              struct inode_set const *made, struct fcopy_options const *opts)
+              struct dest_memory const *mem, struct fcopy_options const *opts)
 {
-  d->backup = NULL;
+  d->backup = d->own_name = NULL;
   if (((flags & DEST_FOLLOW) ? stat (d->name, &d->st)
        : lstat (d->name, &d->st)) != 0)
     {
@@ -172,8 +235,10 @@ prepare_dest (struct dest *d, char const *src_name,
       return DEST_FAILED;
     }
 
-  enum dest_verdict v = keep_or_refuse (d, src_name, src_st, flags, opts);
-  if (v != DEST_EXISTS || S_ISDIR (src_st->st_mode))
+  enum dest_verdict v = keep_or_refuse (d, src_name, src_st, flags, mem,
+                                        opts);
+  if ((v != DEST_EXISTS && v != DEST_ABSENT) || d->own_name
+      || S_ISDIR (src_st->st_mode))
     return v;
   if (S_ISDIR (d->st.st_mode))
     {
@@ -183,7 +248,7 @@ prepare_dest (struct dest *d, char const *src_name,
     }
   /* Two operands with one name in the target: the second would undo
      the first.  */
-  if (made && inode_set_find (made, &d->st))
+  if (mem && mem->made && inode_set_find (mem->made, &d->st))
     {
       error (0, 0, "will not overwrite just-created %s with %s",
              quoteaf_n (0, d->name), quoteaf_n (1, src_name));

@@ -30,19 +30,30 @@ struct dest
 {
   char const *name;
   struct stat st;    /* what is there, unless DEST_ABSENT */
-  char *backup;      /* the name it was moved to (-b), or NULL; freed by
-                        the caller */
+  char *backup;      /* the name it was moved to (-b), or NULL */
+  char *own_name;    /* NAME when it had to be worked out, or NULL */
+};
+
+/* What a run remembers across files; either may be null.  */
+struct dest_memory
+{
+  struct inode_set *made;    /* files made: never overwritten */
+  struct inode_set *copies;  /* -u: the destination of each source file
+                                with other names (hard links) */
 };
 
 /* Decide, as cp does and in its order, what becomes of D->name before a
    copy of SRC_NAME (status SRC_ST) is made there under FLAGS: -n,
    --update, "are the same file", -i, a directory in the way, a file
-   made earlier in this run (MADE, may be null), --backup,
-   --remove-destination.  */
+   made earlier in this run (in MEM, which may be null), --backup,
+   --remove-destination.  D->name may change (cp's backup copy of a
+   source onto itself); dest_free D afterwards.  */
 enum dest_verdict prepare_dest (struct dest *d, char const *src_name,
                                 struct stat const *src_st, int flags,
-                                struct inode_set const *made,
+                                struct dest_memory const *mem,
                                 struct fcopy_options const *opts);
+
+void dest_free (struct dest *d);
 
 /* Print -v's line for a copy of SRC_NAME made at D.  */
 void report_dest (char const *src_name, struct dest const *d);

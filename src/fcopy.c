@@ -68,13 +68,18 @@ visit_parents (struct visitor v, char const *dir, char const *src_name)
   return ok;
 }
 
-/* Visit each of the N_FILES names in FILE with DIR/its last component. */
+/* Visit each of the N_FILES names in FILE with DIR/its last component,
+   after removing trailing slashes if STRIP_SLASHES (cp does that only
+   when the files go into a directory).  */
 static bool
-visit_into (struct visitor v, char const *dir, char **file, int n_files)
+visit_into (struct visitor v, char const *dir, char **file, int n_files,
+            bool strip_slashes)
 {
   bool ok = true;
   for (int i = 0; i < n_files; i++)
     {
+      if (strip_slashes)
+        strip_trailing_slashes (file[i]);
       if (v.opts->parents)
         {
           ok &= visit_parents (v, dir, file[i]);
@@ -126,16 +131,17 @@ visit_operands (struct command const *cmd, struct visitor v)
   if (cmd->target_dir)
     {
       is_directory (cmd->target_dir, "target directory");
-      return visit_into (v, cmd->target_dir, file, n_files);
+      return visit_into (v, cmd->target_dir, file, n_files,
+                         cmd->strip_slashes);
     }
   if (2 < n_files)
     {
       char const *dir = file[n_files - 1];
       is_directory (dir, "target");
-      return visit_into (v, dir, file, n_files - 1);
+      return visit_into (v, dir, file, n_files - 1, cmd->strip_slashes);
     }
   if (is_directory (file[1], NULL))
-    return visit_into (v, file[1], file, 1);
+    return visit_into (v, file[1], file, 1, cmd->strip_slashes);
   if (v.opts->parents)
     parents_need_directory ();
   return v.visit (v.ctx, file[0], file[1]);
@@ -192,7 +198,7 @@ copy_visit (void *tree, char const *src_name, char const *dst_name)
   if (opts->recursive || opts->dereference != DEREF_ALWAYS || t->links
       || opts->link != LINK_NONE)
     return copy_tree (t, src_name, dst_name);
-  return copy_file (src_name, dst_name, opts, t->created);
+  return copy_file (src_name, dst_name, opts, &t->mem);
 }
 
 static bool
@@ -244,9 +250,6 @@ main (int argc, char **argv)
   umask (opts.umask);
 
   parse_command_line (argc, argv, &opts, &cmd);
-  if (cmd.strip_slashes)
-    for (int i = 0; i < cmd.n_files - !cmd.target_dir; i++)
-      strip_trailing_slashes (cmd.file[i]);
   struct fcopy_options const *const o = &opts;
 
   if (o->dedupe)

@@ -61,22 +61,22 @@ make_link (char const *src_name, char const *dst_name,
 bool
 link_file (char const *src_name, struct stat const *src_st,
            char const *dst_name, struct fcopy_options const *opts,
-           struct inode_set *made)
+           struct dest_memory const *mem)
 {
-  if (opts->link == LINK_SYMBOLIC && !relative_link_ok (src_name, dst_name))
-    return false;
   struct dest d = { .name = dst_name };
-  enum dest_verdict v = prepare_dest (&d, src_name, src_st, 0, made, opts);
+  enum dest_verdict v = prepare_dest (&d, src_name, src_st, 0, mem, opts);
   bool ok = v != DEST_FAILED;
-  if (v == DEST_ABSENT || v == DEST_EXISTS)
+  if ((v == DEST_ABSENT || v == DEST_EXISTS)
+      && (opts->link != LINK_SYMBOLIC || (ok = relative_link_ok (src_name,
+                                                                 d.name))))
     {
       if (opts->verbose)
         report_dest (src_name, &d);
-      ok = make_link (src_name, dst_name, opts);
+      ok = make_link (src_name, d.name, opts);
       struct stat st;
-      if (ok && made && lstat (dst_name, &st) == 0)
-        inode_set_add (made, &st, dst_name);
+      if (ok && mem && mem->made && lstat (d.name, &st) == 0)
+        inode_set_add (mem->made, &st, d.name);
     }
-  free (d.backup);
+  dest_free (&d);
   return ok;
 }

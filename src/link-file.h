@@ -5,14 +5,14 @@
 
 #include <stdbool.h>
 #include <sys/stat.h>
-#include "inode-set.h"
+#include "dest.h"
 #include "options.h"
 
 /* Make DST_NAME a hard (-l) or symbolic (-s) link to SRC_NAME, whose
-   status is SRC_ST, after cp's checks of an existing DST_NAME.  Add what
-   is made to MADE if it is not null.  Report failures; return false.  */
+   status is SRC_ST, after cp's checks of an existing DST_NAME (MEM as
+   for copy_file).  Report failures; return false.  */
 bool link_file (char const *src_name, struct stat const *src_st,
                 char const *dst_name, struct fcopy_options const *opts,
-                struct inode_set *made);
+                struct dest_memory const *mem);
 
 #endif

@@ -36,11 +36,14 @@ tree_init (struct tree_copy *t, struct fcopy_options const *opts,
            bool many_sources)
 {
   *t = (struct tree_copy) { .opts = opts };
-  if (opts->preserve_links)
+  /* cp keeps one table of copies for both.  */
+  if (opts->preserve_links || opts->update == UPDATE_OLDER)
     t->links = inode_set_new ();
+  if (opts->update == UPDATE_OLDER)
+    t->mem.copies = t->links;
   if (many_sources)
     {
-      t->created = inode_set_new ();
+      t->mem.made = inode_set_new ();
       t->sources = inode_set_new ();
     }
 }
@@ -49,7 +52,7 @@ void
 tree_free (struct tree_copy *t)
 {
   inode_set_free (t->links);
-  inode_set_free (t->created);
+  inode_set_free (t->mem.made);
   inode_set_free (t->sources);
 }
 
@@ -92,12 +95,12 @@ clear_dest (struct walk const *w, FTSENT const *ent, char const *dst_name,
 {
   struct dest d = { .name = dst_name };
   enum dest_verdict v = prepare_dest (&d, ent->fts_path, ent->fts_statp,
-                                      DEST_REPLACE, w->t->created,
+                                      DEST_REPLACE, &w->t->mem,
                                       w->t->opts);
   *ok = v != DEST_FAILED;
   if (v == DEST_ABSENT && w->t->opts->verbose)
     report_dest (ent->fts_path, &d);
-  free (d.backup);
+  dest_free (&d);
   return v == DEST_ABSENT;
 }
 
@@ -155,7 +158,7 @@ link_to_earlier (struct walk const *w, FTSENT const *ent,
 {
   struct stat const *st = ent->fts_statp;
   char const *first;
-  if (!w->t->links || st->st_nlink < 2
+  if (!w->t->opts->preserve_links || st->st_nlink < 2
       || !(first = inode_set_find (w->t->links, st)))
     return false;
   if (clear_dest (w, ent, dst_name, ok) && link (first, dst_name) != 0)
@@ -172,7 +175,7 @@ static void
 remember_link (struct walk const *w, FTSENT const *ent, char const *dst_name)
 {
   struct stat const *st = ent->fts_statp;
-  if (w->t->links && 1 < st->st_nlink)
+  if (w->t->opts->preserve_links && 1 < st->st_nlink)
     inode_set_add (w->t->links, st, dst_name);
 }
 
@@ -190,11 +193,11 @@ copy_nondir (struct walk const *w, FTSENT const *ent, char const *dst_name)
     type = S_IFREG;
   if (opts->link != LINK_NONE)
     return link_file (ent->fts_path, ent->fts_statp, dst_name, opts,
-                      w->t->created);
+                      &w->t->mem);
   switch (type)
     {
     case S_IFREG:
-      ok = copy_file (ent->fts_path, dst_name, w->t->opts, w->t->created);
+      ok = copy_file (ent->fts_path, dst_name, w->t->opts, &w->t->mem);
       break;
     case S_IFLNK: ok = copy_symlink (w, ent, dst_name); break;
     default: ok = copy_special (w, ent, dst_name); break;
@@ -373,7 +376,10 @@ bool
 copy_tree (struct tree_copy *t, char const *src_name, char const *dst_name)
 {
   struct fcopy_options const *opts = t->opts;
-  int flags = FTS_NOCHDIR;
+  /* FTS_DEFER_STAT: fts then sorts a directory's entries by their
+     d_ino, as cp reads them, and only then stats each (following a
+     link with -L), so the order is cp's under -L as well.  */
+  int flags = FTS_NOCHDIR | FTS_DEFER_STAT;
   flags |= (opts->dereference == DEREF_ALWAYS ? FTS_LOGICAL
             : opts->dereference == DEREF_COMMAND_LINE
             ? FTS_PHYSICAL | FTS_COMFOLLOW : FTS_PHYSICAL);

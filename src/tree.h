@@ -4,6 +4,7 @@
 #define FCOPY_TREE_H
 
 #include <stdbool.h>
+#include "dest.h"
 #include "inode-set.h"
 #include "options.h"
 
@@ -11,8 +12,10 @@
 struct tree_copy
 {
   struct fcopy_options const *opts;
-  struct inode_set *links;    /* --preserve=links: first copy of a file */
-  struct inode_set *created;  /* files made, never to be overwritten */
+  struct inode_set *links;    /* --preserve=links and -u: first copy of
+                                 each file with several names */
+  struct dest_memory mem;     /* files made, never to be overwritten;
+                                 -u's copies (links again) */
   struct inode_set *sources;  /* operands seen, to warn of repeats */
 };
 

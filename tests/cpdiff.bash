@@ -174,7 +174,7 @@ snapshot ()
 # exit status, stdout and stderr of the command run as NAME (from the
 # files RUN.status, RUN.stdout, RUN.stderr) then the snapshot.
 # In the outputs, DIR becomes @WS, and in stderr a line's leading
-# "NAME: " becomes "PROG: " and "Try 'NAME --help'" "Try 'PROG --help'".
+# "NAME: " (also after -i's "? ") becomes "PROG: " and "Try 'NAME --help'" "Try 'PROG --help'".
 # Several groups of DIR OUT NAME RUN in one python, whose start-up is
 # most of the time a snapshot takes.
 _cpdiff_snapshots ()
@@ -339,6 +339,9 @@ def report(top, name, run, out):
     for i, line in enumerate(stderr):
         if line.startswith(name + b": "):
             line = b"PROG: " + line[len(name) + 2:]
+        # -i's prompts end in "? " with no newline: what follows them on
+        # the line is the next message, or the next prompt.
+        line = line.replace(b"? " + name + b": ", b"? PROG: ")
         line = line.replace(b"Try '" + name + b" --help'", b"Try 'PROG --help'")
         stderr[i] = line
     out.write(b"# exit status\n" + read("status") + b"# stdout\n" + read("stdout") +
