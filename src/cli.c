@@ -518,9 +518,11 @@ check_options (struct fcopy_options const *opts, struct command const *cmd,
     usage_error ("--reflink can be used only with --sparse=auto");
   if (opts->dedupe && (opts->reflink == REFLINK_NEVER
                        || opts->link != LINK_NONE || opts->attributes_only
-                       || ps->make_backups || opts->remove_destination))
+                       || ps->make_backups || opts->remove_destination
+                       || opts->parents))
     usage_error ("--dedupe cannot be combined with --reflink=never, -l, -s, "
-                 "--attributes-only, --backup or --remove-destination");
+                 "--attributes-only, --backup, --remove-destination or "
+                 "--parents");
   if (!opts->dedupe && (cmd->list || opts->stats || opts->null_sep))
     usage_error ("--pairs-from, --groups-from, -0 and --stats "
                  "work with --dedupe only");

@@ -72,25 +72,25 @@ open_existing (char const *src_name, struct dest const *d,
   if (SAME_INODE (*job->src_st, d->st) && job->range && ranges_overlap (job))
     {
       error (0, 0, "%s and %s are the same file and the ranges overlap",
-             quoteaf_n (0, src_name), quoteaf_n (1, d->name));
+             quoteaf_n (0, src_name), quoteaf_n (1, d->path.name));
       return -1;
     }
   int trunc = (opts->reflink == REFLINK_ALWAYS || job->range
                || opts->attributes_only ? 0 : O_TRUNC);
-  int fd = open (d->name, O_WRONLY | O_CLOEXEC | trunc);
+  int fd = openat (d->path.dirfd, d->path.rel, O_WRONLY | O_CLOEXEC | trunc);
   if (0 <= fd || !opts->force)
     {
       if (fd < 0)
-        error (0, errno, "cannot create regular file %s", quoteaf (d->name));
+        error (0, errno, "cannot create regular file %s", quoteaf (d->path.name));
       return fd;
     }
-  if (unlink (d->name) != 0)
+  if (unlinkat (d->path.dirfd, d->path.rel, 0) != 0)
     {
-      error (0, errno, "cannot remove %s", quoteaf (d->name));
+      error (0, errno, "cannot remove %s", quoteaf (d->path.name));
       return -1;
     }
   if (opts->verbose)
-    printf ("removed %s\n", quoteaf (d->name));
+    printf ("removed %s\n", quoteaf (d->path.name));
   *gone = true;
   return -1;
 }
@@ -104,26 +104,29 @@ create_dest (struct dest const *d, struct copy_job const *job,
              struct fcopy_options const *opts, struct dest_memory const *mem)
 {
   /* "new/" names a directory that is not there, never a file.  */
-  size_t len = strlen (d->name);
-  int fd = (len && d->name[len - 1] == '/'
+  size_t len = strlen (d->path.rel);
+  int fd = (len && d->path.rel[len - 1] == '/'
             ? (errno = ENOTDIR, -1)
-            : open (d->name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-                    creation_mode (job->src_st, opts)));
+            : openat (d->path.dirfd, d->path.rel,
+                      O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+                      creation_mode (job->src_st, opts)));
   if (fd < 0)
     {
       struct stat lst;
-      if (errno == EEXIST && lstat (d->name, &lst) == 0
+      if (errno == EEXIST
+          && fstatat (d->path.dirfd, d->path.rel, &lst,
+                      AT_SYMLINK_NOFOLLOW) == 0
           && S_ISLNK (lst.st_mode))
         error (0, 0, "not writing through dangling symlink %s",
-               quoteaf (d->name));
+               quoteaf (d->path.name));
       else
         error (0, errno, "cannot create regular file %s",
-               quoteaf (d->name));
+               quoteaf (d->path.name));
       return -1;
     }
   struct stat st;
   if (mem && mem->made && fstat (fd, &st) == 0)
-    inode_set_add (mem->made, &st, d->name);
+    inode_set_add (mem->made, &st, d->path.name);
   return fd;
 }
 
@@ -216,9 +219,11 @@ plan_range (struct copy_job *job, struct fcopy_options const *opts,
 /* Copy JOB's data into DST_FD, open on DST_NAME (CREATED if it is
    new), give it its metadata and close it.  */
 static bool
-copy_into (struct copy_job *job, char const *src_name, char const *dst_name,
-           int dst_fd, bool created, struct fcopy_options const *opts)
+copy_into (struct copy_job *job, char const *src_name,
+           struct dst_path const *dst, int dst_fd, bool created,
+           struct fcopy_options const *opts)
 {
+  char const *dst_name = dst->name;
   job->dst_fd = dst_fd;
   job->dst_empty = created || (opts->reflink != REFLINK_ALWAYS && !job->range);
   struct copy_report report = { 0 };
@@ -230,7 +235,7 @@ copy_into (struct copy_job *job, char const *src_name, char const *dst_name,
     report_failure (job, report.failure, src_name, dst_name);
   else
     {
-      struct meta_job meta = { job->src_fd, dst_fd, src_name, dst_name,
+      struct meta_job meta = { job->src_fd, dst_fd, src_name, *dst,
                                job->src_st, created,
                                creation_mode (job->src_st, opts) };
       ok = copy_metadata (&meta, opts);
@@ -246,7 +251,7 @@ copy_into (struct copy_job *job, char const *src_name, char const *dst_name,
   /* Under --reflink=always nothing was written when the clone failed:
      take back a file we made, leave one that was there.  */
   if (!ok && created && report.failure == FAILED_CLONE
-      && unlink (dst_name) != 0)
+      && unlinkat (dst->dirfd, dst->rel, 0) != 0)
     error (0, errno, "cannot remove %s", quoteaf (dst_name));
   return ok;
 }
@@ -255,20 +260,20 @@ copy_into (struct copy_job *job, char const *src_name, char const *dst_name,
    mode, the range) into it.  */
 static bool
 copy_to_dest (struct copy_job *job, char const *src_name,
-              char const *dst_name, struct fcopy_options const *opts,
+              struct dst_path const *dst, struct fcopy_options const *opts,
               struct dest_memory const *mem)
 {
   bool created, kept;
-  struct dest d = { .name = dst_name };
+  struct dest d = { .path = *dst };
   int dst_fd = open_dest (src_name, &d, job, opts, mem, &created, &kept);
   bool ok = (dst_fd < 0 ? kept
-             : copy_into (job, src_name, d.name, dst_fd, created, opts));
+             : copy_into (job, src_name, &d.path, dst_fd, created, opts));
   dest_free (&d);
   return ok;
 }
 
 bool
-copy_file (char const *src_name, char const *dst_name,
+copy_file (char const *src_name, struct dst_path const *dst,
            struct fcopy_options const *opts, struct dest_memory const *mem)
 {
   struct stat src_st;
@@ -288,7 +293,7 @@ copy_file (char const *src_name, char const *dst_name,
       struct copy_job job = { .src_fd = src_fd, .src_st = &src_st };
       if (opts->range)
         plan_range (&job, opts, src_name);
-      ok = copy_to_dest (&job, src_name, dst_name, opts, mem);
+      ok = copy_to_dest (&job, src_name, dst, opts, mem);
     }
 
   close (src_fd);

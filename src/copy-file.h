@@ -8,10 +8,10 @@
 #include "dest.h"
 #include "options.h"
 
-/* Copy SRC_NAME to DST_NAME under OPTS.  Report any failure once, on
+/* Copy SRC_NAME to DST under OPTS.  Report any failure once, on
    stderr, and return false.  MEM, if not null, holds the files made so
    far (never overwritten; the file made is added) and -u's copies.  */
-bool copy_file (char const *src_name, char const *dst_name,
+bool copy_file (char const *src_name, struct dst_path const *dst,
                 struct fcopy_options const *opts,
                 struct dest_memory const *mem);
 

@@ -38,7 +38,7 @@ dest_free (struct dest *d)
 void
 report_dest (char const *src_name, struct dest const *d)
 {
-  printf ("%s -> %s", quoteaf_n (0, src_name), quoteaf_n (1, d->name));
+  printf ("%s -> %s", quoteaf_n (0, src_name), quoteaf_n (1, d->path.name));
   if (d->backup)
     printf (" (backup: %s)", quoteaf_n (2, d->backup));
   putchar ('\n');
@@ -50,9 +50,11 @@ static bool
 overwrite_ok (struct dest const *d, struct fcopy_options const *opts)
 {
   bool writable = (S_ISLNK (d->st.st_mode) || geteuid () == 0
-                   || access (d->name, W_OK) == 0);
+                   || faccessat (d->path.dirfd, d->path.rel, W_OK,
+                                 AT_EACCESS) == 0);
   if (writable)
-    fprintf (stderr, "%s: overwrite %s? ", program_name, quoteaf (d->name));
+    fprintf (stderr, "%s: overwrite %s? ", program_name,
+             quoteaf (d->path.name));
   else
     {
       char perms[12];           /* "-rwxrwxrwx " */
@@ -61,7 +63,7 @@ overwrite_ok (struct dest const *d, struct fcopy_options const *opts)
       fprintf (stderr, (opts->remove_destination || opts->force
                         ? "%s: replace %s, overriding mode %04lo (%s)? "
                         : "%s: unwritable %s (mode %04lo, %s); try anyway? "),
-               program_name, quoteaf (d->name),
+               program_name, quoteaf (d->path.name),
                (unsigned long) (d->st.st_mode & 07777), &perms[1]);
     }
   return yesno ();
@@ -74,16 +76,15 @@ source_is_backup (char const *src_name, struct stat const *src_st,
                   struct dest const *d)
 {
   char const *src_base = last_component (src_name);
-  char const *dst_base = last_component (d->name);
+  char const *dst_base = last_component (d->path.rel);
   size_t dst_len = strlen (dst_base);
   if (strncmp (src_base, dst_base, dst_len) != 0
       || strcmp (src_base + dst_len, simple_backup_suffix) != 0)
     return false;
-  char *backup = xmalloc (strlen (d->name) + strlen (simple_backup_suffix)
-                          + 1);
-  strcpy (stpcpy (backup, d->name), simple_backup_suffix);
+  char *backup = xasprintf ("%s%s", d->path.rel, simple_backup_suffix);
   struct stat st;
-  bool is = stat (backup, &st) == 0 && SAME_INODE (*src_st, st);
+  bool is = (fstatat (d->path.dirfd, backup, &st, 0) == 0
+             && SAME_INODE (*src_st, st));
   free (backup);
   return is;
 }
@@ -96,30 +97,35 @@ back_up (struct dest *d, char const *src_name, struct stat const *src_st,
   if (source_is_backup (src_name, src_st, d))
     {
       error (0, 0, "backing up %s might destroy source;  %s not copied",
-             quoteaf_n (0, d->name), quoteaf_n (1, src_name));
+             quoteaf_n (0, d->path.name), quoteaf_n (1, src_name));
       return DEST_FAILED;
     }
   /* The directory's descriptor and a name without a directory part:
      the gnulib of Debian 12 renames a simple backup made under
      --backup=existing relative to the wrong directory otherwise (gnulib
      bug 55029).  */
-  char const *base = last_component (d->name);
-  char *dir = dir_name (d->name);
-  int dir_fd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  char *backup = (dir_fd < 0 ? NULL
-                  : backup_file_rename (dir_fd, base, opts->backup));
+  char const *rel_base = last_component (d->path.rel);
+  int dir_fd = d->path.dirfd;
+  if (rel_base != d->path.rel)
+    {
+      char *dir = dir_name (d->path.rel);
+      dir_fd = openat (d->path.dirfd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      free (dir);
+    }
+  char *backup = (dir_fd < 0 && dir_fd != AT_FDCWD ? NULL
+                  : backup_file_rename (dir_fd, rel_base, opts->backup));
   int saved_errno = errno;
-  free (dir);
-  if (0 <= dir_fd)
+  if (dir_fd != d->path.dirfd && 0 <= dir_fd)
     close (dir_fd);
   if (!backup && saved_errno != ENOENT)
     {
-      error (0, saved_errno, "cannot backup %s", quoteaf (d->name));
+      error (0, saved_errno, "cannot backup %s", quoteaf (d->path.name));
       return DEST_FAILED;
     }
+  char const *base = last_component (d->path.name);
   if (backup)
-    d->backup = xasprintf ("%.*s%s", (int) (base - d->name), d->name,
-                           backup);
+    d->backup = xasprintf ("%.*s%s", (int) (base - d->path.name),
+                           d->path.name, backup);
   free (backup);
   return DEST_ABSENT;
 }
@@ -129,13 +135,13 @@ static enum dest_verdict
 remove_dest (struct dest const *d, bool quiet,
              struct fcopy_options const *opts)
 {
-  if (unlink (d->name) != 0 && errno != ENOENT)
+  if (unlinkat (d->path.dirfd, d->path.rel, 0) != 0 && errno != ENOENT)
     {
-      error (0, errno, "cannot remove %s", quoteaf (d->name));
+      error (0, errno, "cannot remove %s", quoteaf (d->path.name));
       return DEST_FAILED;
     }
   if (opts->verbose && !quiet)
-    printf ("removed %s\n", quoteaf (d->name));
+    printf ("removed %s\n", quoteaf (d->path.name));
   return DEST_ABSENT;
 }
 
@@ -144,9 +150,13 @@ remove_dest (struct dest const *d, bool quiet,
 static enum dest_verdict
 copy_to_backup (struct dest *d, struct fcopy_options const *opts)
 {
-  d->own_name = find_backup_file_name (AT_FDCWD, d->name, opts->backup);
-  d->name = d->own_name;
-  return lstat (d->name, &d->st) == 0 ? DEST_EXISTS : DEST_ABSENT;
+  d->own_name = find_backup_file_name (d->path.dirfd, d->path.rel,
+                                       opts->backup);
+  d->path.rel = d->own_name;
+  if (d->path.dirfd == AT_FDCWD)
+    d->path.name = d->own_name;
+  return (fstatat (d->path.dirfd, d->path.rel, &d->st, AT_SYMLINK_NOFOLLOW)
+          == 0 ? DEST_EXISTS : DEST_ABSENT);
 }
 
 /* -u keeps D.  But cp remembers D as the copy of the source even then,
@@ -163,17 +173,18 @@ kept_by_update (struct dest const *d, struct stat const *src_st,
   char const *earlier = inode_set_find (mem->copies, src_st);
   if (!earlier)
     {
-      inode_set_add (mem->copies, src_st, d->name);
+      inode_set_add (mem->copies, src_st, d->path.name);
       return DEST_KEEP;
     }
-  if (unlink (d->name) != 0 || link (earlier, d->name) != 0)
+  if (unlinkat (d->path.dirfd, d->path.rel, 0) != 0
+      || linkat (AT_FDCWD, earlier, d->path.dirfd, d->path.rel, 0) != 0)
     {
       error (0, errno, "cannot create hard link %s to %s",
-             quoteaf_n (0, d->name), quoteaf_n (1, earlier));
+             quoteaf_n (0, d->path.name), quoteaf_n (1, earlier));
       return DEST_FAILED;
     }
   if (opts->verbose)
-    printf ("removed %s\n", quoteaf (d->name));
+    printf ("removed %s\n", quoteaf (d->path.name));
   return DEST_KEEP;
 }
 
@@ -190,7 +201,7 @@ keep_or_refuse (struct dest *d, char const *src_name,
     return DEST_KEEP;
   if (!src_dir && opts->update == UPDATE_NONE_FAIL)
     {
-      error (0, 0, "not replacing %s", quoteaf (d->name));
+      error (0, 0, "not replacing %s", quoteaf (d->path.name));
       return DEST_FAILED;
     }
   if (SAME_INODE (*src_st, d->st) && !(flags & DEST_SAME_OK))
@@ -203,7 +214,7 @@ keep_or_refuse (struct dest *d, char const *src_name,
           && S_ISREG (src_st->st_mode))
         return copy_to_backup (d, opts);
       error (0, 0, "%s and %s are the same file",
-             quoteaf_n (0, src_name), quoteaf_n (1, d->name));
+             quoteaf_n (0, src_name), quoteaf_n (1, d->path.name));
       return DEST_FAILED;
     }
   if (src_dir)
@@ -211,7 +222,7 @@ keep_or_refuse (struct dest *d, char const *src_name,
   /* -u: the source's time cut to what the destination's filesystem
      keeps, so a copy made with -p is not "older" on a coarser one.  */
   if (opts->update == UPDATE_OLDER
-      && 0 <= utimecmp (d->name, &d->st, src_st,
+      && 0 <= utimecmpat (d->path.dirfd, d->path.rel, &d->st, src_st,
                         opts->preserve_timestamps
                         ? UTIMECMP_TRUNCATE_SOURCE : 0))
     return kept_by_update (d, src_st, mem, opts);
@@ -226,12 +237,12 @@ prepare_dest (struct dest *d, char const *src_name,
               struct dest_memory const *mem, struct fcopy_options const *opts)
 {
   d->backup = d->own_name = NULL;
-  if (((flags & DEST_FOLLOW) ? stat (d->name, &d->st)
-       : lstat (d->name, &d->st)) != 0)
+  if (fstatat (d->path.dirfd, d->path.rel, &d->st,
+               (flags & DEST_FOLLOW) ? 0 : AT_SYMLINK_NOFOLLOW) != 0)
     {
       if (errno == ENOENT)
         return DEST_ABSENT;
-      error (0, errno, "cannot stat %s", quoteaf (d->name));
+      error (0, errno, "cannot stat %s", quoteaf (d->path.name));
       return DEST_FAILED;
     }
 
@@ -243,7 +254,7 @@ prepare_dest (struct dest *d, char const *src_name,
   if (S_ISDIR (d->st.st_mode))
     {
       error (0, 0, "cannot overwrite directory %s with non-directory",
-             quoteaf (d->name));
+             quoteaf (d->path.name));
       return DEST_FAILED;
     }
   /* Two operands with one name in the target: the second would undo
@@ -251,7 +262,7 @@ prepare_dest (struct dest *d, char const *src_name,
   if (mem && mem->made && inode_set_find (mem->made, &d->st))
     {
       error (0, 0, "will not overwrite just-created %s with %s",
-             quoteaf_n (0, d->name), quoteaf_n (1, src_name));
+             quoteaf_n (0, d->path.name), quoteaf_n (1, src_name));
       return DEST_FAILED;
     }
   if (opts->backup != no_backups)

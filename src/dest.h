@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <sys/stat.h>
+#include "dst-path.h"
 #include "inode-set.h"
 #include "options.h"
 
@@ -28,10 +29,10 @@ enum
 
 struct dest
 {
-  char const *name;
+  struct dst_path path;
   struct stat st;    /* what is there, unless DEST_ABSENT */
   char *backup;      /* the name it was moved to (-b), or NULL */
-  char *own_name;    /* NAME when it had to be worked out, or NULL */
+  char *own_name;    /* PATH's name when it had to be worked out */
 };
 
 /* What a run remembers across files; either may be null.  */
@@ -42,11 +43,11 @@ struct dest_memory
                                 with other names (hard links) */
 };
 
-/* Decide, as cp does and in its order, what becomes of D->name before a
+/* Decide, as cp does and in its order, what becomes of D->path before a
    copy of SRC_NAME (status SRC_ST) is made there under FLAGS: -n,
    --update, "are the same file", -i, a directory in the way, a file
    made earlier in this run (in MEM, which may be null), --backup,
-   --remove-destination.  D->name may change (cp's backup copy of a
+   --remove-destination.  D->path may change (cp's backup copy of a
    source onto itself); dest_free D afterwards.  */
 enum dest_verdict prepare_dest (struct dest *d, char const *src_name,
                                 struct stat const *src_st, int flags,

@@ -198,7 +198,7 @@ copy_visit (void *tree, char const *src_name, char const *dst_name)
   if (opts->recursive || opts->dereference != DEREF_ALWAYS || t->links
       || opts->link != LINK_NONE)
     return copy_tree (t, src_name, dst_name);
-  return copy_file (src_name, dst_name, opts, &t->mem);
+  return copy_file (src_name, &DST_PATH_CWD (dst_name), opts, &t->mem);
 }
 
 static bool

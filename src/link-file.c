@@ -37,7 +37,7 @@ relative_link_ok (char const *src_name, char const *dst_name)
 
 /* Make the link; with -f, one name in the way is removed first.  */
 static bool
-make_link (char const *src_name, char const *dst_name,
+make_link (char const *src_name, struct dst_path const *dst,
            struct fcopy_options const *opts)
 {
   bool hard = opts->link == LINK_HARD;
@@ -45,37 +45,38 @@ make_link (char const *src_name, char const *dst_name,
   int follow = opts->dereference == DEREF_ALWAYS ? AT_SYMLINK_FOLLOW : 0;
   for (int tries = 0; ; tries++)
     {
-      if ((hard ? linkat (AT_FDCWD, src_name, AT_FDCWD, dst_name, follow)
-           : symlink (src_name, dst_name)) == 0)
+      if ((hard ? linkat (AT_FDCWD, src_name, dst->dirfd, dst->rel, follow)
+           : symlinkat (src_name, dst->dirfd, dst->rel)) == 0)
         return true;
       if (errno != EEXIST || !opts->force || tries
-          || unlink (dst_name) != 0)
+          || unlinkat (dst->dirfd, dst->rel, 0) != 0)
         break;
     }
   error (0, errno, hard ? "cannot create hard link %s to %s"
          : "cannot create symbolic link %s to %s",
-         quoteaf_n (0, dst_name), quoteaf_n (1, src_name));
+         quoteaf_n (0, dst->name), quoteaf_n (1, src_name));
   return false;
 }
 
 bool
 link_file (char const *src_name, struct stat const *src_st,
-           char const *dst_name, struct fcopy_options const *opts,
+           struct dst_path const *dst, struct fcopy_options const *opts,
            struct dest_memory const *mem)
 {
-  struct dest d = { .name = dst_name };
+  struct dest d = { .path = *dst };
   enum dest_verdict v = prepare_dest (&d, src_name, src_st, 0, mem, opts);
   bool ok = v != DEST_FAILED;
   if ((v == DEST_ABSENT || v == DEST_EXISTS)
-      && (opts->link != LINK_SYMBOLIC || (ok = relative_link_ok (src_name,
-                                                                 d.name))))
+      && (opts->link != LINK_SYMBOLIC
+          || (ok = relative_link_ok (src_name, d.path.name))))
     {
       if (opts->verbose)
         report_dest (src_name, &d);
-      ok = make_link (src_name, d.name, opts);
+      ok = make_link (src_name, &d.path, opts);
       struct stat st;
-      if (ok && mem && mem->made && lstat (d.name, &st) == 0)
-        inode_set_add (mem->made, &st, d.name);
+      if (ok && mem && mem->made
+          && fstatat (d.path.dirfd, d.path.rel, &st, AT_SYMLINK_NOFOLLOW) == 0)
+        inode_set_add (mem->made, &st, d.path.name);
     }
   dest_free (&d);
   return ok;

@@ -8,11 +8,11 @@
 #include "dest.h"
 #include "options.h"
 
-/* Make DST_NAME a hard (-l) or symbolic (-s) link to SRC_NAME, whose
-   status is SRC_ST, after cp's checks of an existing DST_NAME (MEM as
+/* Make DST a hard (-l) or symbolic (-s) link to SRC_NAME, whose
+   status is SRC_ST, after cp's checks of an existing DST (MEM as
    for copy_file).  Report failures; return false.  */
 bool link_file (char const *src_name, struct stat const *src_st,
-                char const *dst_name, struct fcopy_options const *opts,
+                struct dst_path const *dst, struct fcopy_options const *opts,
                 struct dest_memory const *mem);
 
 #endif

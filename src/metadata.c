@@ -10,6 +10,8 @@
 #include "metadata.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 #include <attr/libattr.h>
@@ -17,6 +19,7 @@
 
 #include "acl.h"
 #include "error.h"
+#include "intprops.h"
 #include "quote-name.h"
 #include "stat-time.h"
 #include "utimens.h"
@@ -29,10 +32,11 @@ preserve_times (struct meta_job const *m, struct fcopy_options const *opts)
 {
   struct timespec ts[2] = { get_stat_atime (m->src_st),
                             get_stat_mtime (m->src_st) };
-  if ((m->dst_fd < 0 ? lutimens (m->dst_name, ts)
-       : fdutimens (m->dst_fd, m->dst_name, ts)) == 0)
+  if ((m->dst_fd < 0
+       ? utimensat (m->dst.dirfd, m->dst.rel, ts, AT_SYMLINK_NOFOLLOW)
+       : fdutimens (m->dst_fd, m->dst.name, ts)) == 0)
     return true;
-  error (0, errno, "preserving times for %s", quoteaf (m->dst_name));
+  error (0, errno, "preserving times for %s", quoteaf (m->dst.name));
   return !opts->require_preserve;
 }
 
@@ -40,11 +44,12 @@ preserve_times (struct meta_job const *m, struct fcopy_options const *opts)
    them; if an unprivileged user may not give them (EPERM, EINVAL), try
    the group alone and set *DROP to the mode bits that must then not be
    copied, silently, as cp does.  */
-/* fchown, or lchown by name when the copy has no descriptor.  */
+/* fchown, or by name when the copy has no descriptor.  */
 static int
 chown_dest (struct meta_job const *m, uid_t uid, gid_t gid)
 {
-  return (m->dst_fd < 0 ? lchown (m->dst_name, uid, gid)
+  return (m->dst_fd < 0
+          ? fchownat (m->dst.dirfd, m->dst.rel, uid, gid, AT_SYMLINK_NOFOLLOW)
           : fchown (m->dst_fd, uid, gid));
 }
 
@@ -65,7 +70,7 @@ preserve_owner (struct meta_job const *m, struct fcopy_options const *opts,
       return true;
     }
   error (0, errno, "failed to preserve ownership for %s",
-         quoteaf (m->dst_name));
+         quoteaf (m->dst.name));
   return !opts->require_preserve;
 }
 
@@ -94,12 +99,12 @@ preserve_xattrs (struct meta_job const *m, struct fcopy_options const *opts)
      of --preserve=all may not care that a filesystem has none.  */
   struct error_context ctx = { .error = xattr_error };
   if (m->dst_fd < 0
-      || attr_copy_fd (m->src_name, m->src_fd, m->dst_name, m->dst_fd,
+      || attr_copy_fd (m->src_name, m->src_fd, m->dst.name, m->dst_fd,
                        copy_xattr_name, &ctx) == 0
       || !opts->require_preserve_xattr)
     return true;
   error (0, errno, "failed to preserve extended attributes for %s",
-         quoteaf (m->dst_name));
+         quoteaf (m->dst.name));
   return false;
 }
 
@@ -115,12 +120,20 @@ set_mode (struct meta_job const *m, struct fcopy_options const *opts,
     return true;                /* a link's mode means nothing */
   if (opts->preserve_mode)
     {
+      /* gnulib sets a directory's default ACL by name: no call takes a
+         descriptor for it.  Give it a name of the descriptor, which
+         cannot lead elsewhere, where /proc has one.  */
+      char fd_name[sizeof "/proc/self/fd/" + INT_STRLEN_BOUND (int)];
+      char const *acl_name = m->dst.name;
+      sprintf (fd_name, "/proc/self/fd/%d", m->dst_fd);
+      if (dir && 0 <= m->dst_fd && access (fd_name, F_OK) == 0)
+        acl_name = fd_name;
       /* With the file type, so that a directory's default ACL goes too. */
-      if (qcopy_acl (m->src_name, m->src_fd, m->dst_name, m->dst_fd,
+      if (qcopy_acl (m->src_name, m->src_fd, acl_name, m->dst_fd,
                      (m->src_st->st_mode & S_IFMT) | src_mode) == 0)
         return true;
       error (0, errno, "preserving permissions for %s",
-             quoteaf (m->dst_name));
+             quoteaf (m->dst.name));
       return !opts->require_preserve;
     }
   if (!m->created)
@@ -139,10 +152,10 @@ set_mode (struct meta_job const *m, struct fcopy_options const *opts,
   else
     return true;
   mode &= ~opts->umask;
-  if ((m->dst_fd < 0 ? chmod (m->dst_name, mode)
+  if ((m->dst_fd < 0 ? fchmodat (m->dst.dirfd, m->dst.rel, mode, 0)
        : fchmod (m->dst_fd, mode)) == 0)
     return true;
-  error (0, errno, "setting permissions for %s", quoteaf (m->dst_name));
+  error (0, errno, "setting permissions for %s", quoteaf (m->dst.name));
   return false;
 }
 

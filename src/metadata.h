@@ -5,15 +5,17 @@
 
 #include <stdbool.h>
 #include <sys/stat.h>
+#include "dst-path.h"
 #include "options.h"
 
 /* One copied file, both ends open; or, for symbolic links and special
-   files, DST_FD -1 and the copy reached by name (links not followed;
+   files, DST_FD -1 and the copy reached by DST (links not followed;
    their xattrs are not copied).  */
 struct meta_job
 {
   int src_fd, dst_fd;
-  char const *src_name, *dst_name;
+  char const *src_name;
+  struct dst_path dst;
   struct stat const *src_st;
   bool created;      /* the destination is new, made by fcopy */
   mode_t created_mode;  /* its mode then, if created */

@@ -133,7 +133,8 @@ finish_parents (struct parents *p, struct fcopy_options const *opts)
       char saved = p->dst_name[d->end];
       p->dst_name[d->end] = '\0';
       struct meta_job m = { -1, -1, p->dst_name + p->src_offset,
-                            p->dst_name, &d->src_st, d->made, d->made_mode };
+                            DST_PATH_CWD (p->dst_name), &d->src_st,
+                            d->made, d->made_mode };
       ok &= copy_metadata (&m, opts);
       p->dst_name[d->end] = saved;
     }

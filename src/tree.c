@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
 
 #include "copy-file.h"
 #include "dest.h"
@@ -36,6 +37,15 @@ tree_init (struct tree_copy *t, struct fcopy_options const *opts,
            bool many_sources)
 {
   *t = (struct tree_copy) { .opts = opts };
+  /* A walk holds a descriptor for each level of the destination it is
+     in: let it have as many as the hard limit allows.  */
+  struct rlimit r;
+  if (opts->recursive && getrlimit (RLIMIT_NOFILE, &r) == 0
+      && r.rlim_cur < r.rlim_max)
+    {
+      r.rlim_cur = r.rlim_max;
+      setrlimit (RLIMIT_NOFILE, &r);
+    }
   /* cp keeps one table of copies for both.  */
   if (opts->preserve_links || opts->update == UPDATE_OLDER)
     t->links = inode_set_new ();
@@ -63,7 +73,20 @@ struct walk
   char const *dst_root;
   size_t src_root_len;          /* of the root's fts_path, which fts may
                                    have shortened ("src//" -> "src/") */
+  int *dir_fd;                  /* dir_fd[L]: the destination directory of
+                                   the directory being copied at level L,
+                                   opened O_PATH | O_NOFOLLOW */
+  size_t dir_fd_alloc;
 };
+
+/* The directory ENT's copy goes in: the one made for its parent, or
+   the current directory for the operand itself.  */
+static int
+parent_fd (struct walk const *w, FTSENT const *ent)
+{
+  return ent->fts_level == FTS_ROOTLEVEL ? AT_FDCWD
+         : w->dir_fd[ent->fts_level - 1];
+}
 
 /* The destination name of ENT.  */
 static char *
@@ -76,24 +99,24 @@ dest_name (struct walk const *w, FTSENT const *ent)
               : xstrdup (w->dst_root);
 }
 
-/* Give DST_NAME, made from ENT, its metadata by name (no descriptor). */
+/* Give DST, made from ENT, its metadata by name (no descriptor).  */
 static bool
 metadata_by_name (struct walk const *w, FTSENT const *ent,
-                  char const *dst_name, mode_t created_mode)
+                  struct dst_path const *dst, mode_t created_mode)
 {
-  struct meta_job m = { -1, -1, ent->fts_path, dst_name, ent->fts_statp,
+  struct meta_job m = { -1, -1, ent->fts_path, *dst, ent->fts_statp,
                         true, created_mode };
   return copy_metadata (&m, w->t->opts);
 }
 
-/* Make room for a new link, FIFO or device node at DST_NAME: cp
-   replaces a non-directory there (unless -n, -u, -i or -b say
-   otherwise).  Return false if DST_NAME is to stay, with *OK.  */
+/* Make room for a new link, FIFO or device node at DST: cp replaces a
+   non-directory there (unless -n, -u, -i or -b say otherwise).  Return
+   false if DST is to stay, with *OK.  */
 static bool
-clear_dest (struct walk const *w, FTSENT const *ent, char const *dst_name,
-            bool *ok)
+clear_dest (struct walk const *w, FTSENT const *ent,
+            struct dst_path const *dst, bool *ok)
 {
-  struct dest d = { .name = dst_name };
+  struct dest d = { .path = *dst };
   enum dest_verdict v = prepare_dest (&d, ent->fts_path, ent->fts_statp,
                                       DEST_REPLACE, &w->t->mem,
                                       w->t->opts);
@@ -105,7 +128,8 @@ clear_dest (struct walk const *w, FTSENT const *ent, char const *dst_name,
 }
 
 static bool
-copy_symlink (struct walk const *w, FTSENT const *ent, char const *dst_name)
+copy_symlink (struct walk const *w, FTSENT const *ent,
+              struct dst_path const *dst)
 {
   /* st_size is the target's length; one more byte shows truncation.  */
   size_t size = ent->fts_statp->st_size + 1;
@@ -118,14 +142,14 @@ copy_symlink (struct walk const *w, FTSENT const *ent, char const *dst_name)
   else
     {
       target[len] = '\0';
-      if (clear_dest (w, ent, dst_name, &ok))
+      if (clear_dest (w, ent, dst, &ok))
         {
-          ok = symlink (target, dst_name) == 0;
+          ok = symlinkat (target, dst->dirfd, dst->rel) == 0;
           if (!ok)
             error (0, errno, "cannot create symbolic link %s",
-                   quoteaf (dst_name));
+                   quoteaf (dst->name));
           else
-            ok = metadata_by_name (w, ent, dst_name, 0);
+            ok = metadata_by_name (w, ent, dst, 0);
         }
     }
   free (target);
@@ -134,37 +158,40 @@ copy_symlink (struct walk const *w, FTSENT const *ent, char const *dst_name)
 
 /* FIFOs, sockets and device nodes are made anew, not read.  */
 static bool
-copy_special (struct walk const *w, FTSENT const *ent, char const *dst_name)
+copy_special (struct walk const *w, FTSENT const *ent,
+              struct dst_path const *dst)
 {
   struct stat const *st = ent->fts_statp;
   mode_t mode = creation_mode (st, w->t->opts);
   bool ok;
-  if (!clear_dest (w, ent, dst_name, &ok))
+  if (!clear_dest (w, ent, dst, &ok))
     return ok;
-  if (mknod (dst_name, (st->st_mode & S_IFMT) | mode, st->st_rdev) != 0)
+  if (mknodat (dst->dirfd, dst->rel, (st->st_mode & S_IFMT) | mode,
+               st->st_rdev) != 0)
     {
       error (0, errno, S_ISFIFO (st->st_mode) ? "cannot create fifo %s"
-             : "cannot create special file %s", quoteaf (dst_name));
+             : "cannot create special file %s", quoteaf (dst->name));
       return false;
     }
-  return metadata_by_name (w, ent, dst_name, mode);
+  return metadata_by_name (w, ent, dst, mode);
 }
 
-/* With --preserve=links, make DST_NAME a link to the copy already made
-   of ENT's file and return true with *OK set; else return false.  */
+/* With --preserve=links, make DST a link to the copy already made of
+   ENT's file and return true with *OK set; else return false.  */
 static bool
 link_to_earlier (struct walk const *w, FTSENT const *ent,
-                 char const *dst_name, bool *ok)
+                 struct dst_path const *dst, bool *ok)
 {
   struct stat const *st = ent->fts_statp;
   char const *first;
   if (!w->t->opts->preserve_links || st->st_nlink < 2
       || !(first = inode_set_find (w->t->links, st)))
     return false;
-  if (clear_dest (w, ent, dst_name, ok) && link (first, dst_name) != 0)
+  if (clear_dest (w, ent, dst, ok)
+      && linkat (AT_FDCWD, first, dst->dirfd, dst->rel, 0) != 0)
     {
       error (0, errno, "cannot create hard link %s to %s",
-             quoteaf_n (0, dst_name), quoteaf_n (1, first));
+             quoteaf_n (0, dst->name), quoteaf_n (1, first));
       *ok = false;
     }
   return true;
@@ -180,10 +207,11 @@ remember_link (struct walk const *w, FTSENT const *ent, char const *dst_name)
 }
 
 static bool
-copy_nondir (struct walk const *w, FTSENT const *ent, char const *dst_name)
+copy_nondir (struct walk const *w, FTSENT const *ent,
+             struct dst_path const *dst)
 {
   bool ok;
-  if (link_to_earlier (w, ent, dst_name, &ok))
+  if (link_to_earlier (w, ent, dst, &ok))
     return ok;
   struct fcopy_options const *opts = w->t->opts;
   mode_t type = ent->fts_statp->st_mode & S_IFMT;
@@ -192,18 +220,18 @@ copy_nondir (struct walk const *w, FTSENT const *ent, char const *dst_name)
   if ((!opts->recursive || opts->copy_contents) && type != S_IFLNK)
     type = S_IFREG;
   if (opts->link != LINK_NONE)
-    return link_file (ent->fts_path, ent->fts_statp, dst_name, opts,
+    return link_file (ent->fts_path, ent->fts_statp, dst, opts,
                       &w->t->mem);
   switch (type)
     {
     case S_IFREG:
-      ok = copy_file (ent->fts_path, dst_name, w->t->opts, &w->t->mem);
+      ok = copy_file (ent->fts_path, dst, w->t->opts, &w->t->mem);
       break;
-    case S_IFLNK: ok = copy_symlink (w, ent, dst_name); break;
-    default: ok = copy_special (w, ent, dst_name); break;
+    case S_IFLNK: ok = copy_symlink (w, ent, dst); break;
+    default: ok = copy_special (w, ent, dst); break;
     }
   if (ok)
-    remember_link (w, ent, dst_name);
+    remember_link (w, ent, dst->name);
   return ok;
 }
 
@@ -213,60 +241,101 @@ copy_nondir (struct walk const *w, FTSENT const *ent, char const *dst_name)
    NOT_MADE if it could not be had (fts still returns it on the way up). */
 enum { NOT_MADE = -1 };
 
+/* Keep an O_PATH descriptor of DST, the directory made or found for
+   ENT, for the *at calls that make its entries.  O_NOFOLLOW: a symbolic
+   link put in its place since is not followed (but the one
+   --keep-directory-symlink asks to use).  */
 static bool
-enter_dir (struct walk const *w, FTSENT *ent, char const *dst_name)
+hold_dir (struct walk *w, FTSENT const *ent, struct dst_path const *dst)
+{
+  size_t level = ent->fts_level;
+  int follow = w->t->opts->keep_directory_symlink ? 0 : O_NOFOLLOW;
+  int fd = openat (dst->dirfd, dst->rel,
+                   O_PATH | O_DIRECTORY | O_CLOEXEC | follow);
+  if (fd < 0)
+    {
+      error (0, errno, "cannot open directory %s", quoteaf (dst->name));
+      return false;
+    }
+  if (w->dir_fd_alloc <= level)
+    {
+      size_t old = w->dir_fd_alloc;
+      w->dir_fd_alloc = level + 16;
+      w->dir_fd = xreallocarray (w->dir_fd, w->dir_fd_alloc,
+                                 sizeof *w->dir_fd);
+      for (size_t i = old; i < w->dir_fd_alloc; i++)
+        w->dir_fd[i] = -1;
+    }
+  w->dir_fd[level] = fd;
+  return true;
+}
+
+static bool
+enter_dir (struct walk *w, FTSENT *ent, struct dst_path const *dst)
 {
   struct stat st;
   mode_t mode = creation_mode (ent->fts_statp, w->t->opts) | S_IRWXU;
   ent->fts_number = NOT_MADE;
-  if (mkdir (dst_name, mode) == 0)
+  if (mkdirat (dst->dirfd, dst->rel, mode) == 0)
     {
+      if (!hold_dir (w, ent, dst))
+        return false;
       ent->fts_number = mode;
       if (w->t->opts->verbose)
-        report_verbose (ent->fts_path, dst_name);
+        report_verbose (ent->fts_path, dst->name);
       return true;
     }
   int mkdir_errno = errno;
-  /* lstat: a symbolic link in the destination, even to a directory, is
-     not a directory to copy into (it could lead anywhere), unless
+  /* A symbolic link in the destination, even to a directory, is not a
+     directory to copy into (it could lead anywhere), unless
      --keep-directory-symlink says the user put it there to be used.  */
+  int at_flags = w->t->opts->keep_directory_symlink ? 0 : AT_SYMLINK_NOFOLLOW;
   if (mkdir_errno == EEXIST
-      && (w->t->opts->keep_directory_symlink ? stat (dst_name, &st)
-          : lstat (dst_name, &st)) == 0
+      && fstatat (dst->dirfd, dst->rel, &st, at_flags) == 0
       && S_ISDIR (st.st_mode))
     {
+      if (!hold_dir (w, ent, dst))
+        return false;
       ent->fts_number = 0;
       return true;
     }
   errno = mkdir_errno;
   if (errno == EEXIST)
     error (0, 0, "cannot overwrite non-directory %s with directory %s",
-           quoteaf_n (0, dst_name), quoteaf_n (1, ent->fts_path));
+           quoteaf_n (0, dst->name), quoteaf_n (1, ent->fts_path));
   else
-    error (0, errno, "cannot create directory %s", quoteaf (dst_name));
+    error (0, errno, "cannot create directory %s", quoteaf (dst->name));
   return false;
 }
 
 /* On the way up: the directory's metadata, now that it is filled.  */
 static bool
-leave_dir (struct walk const *w, FTSENT const *ent, char const *dst_name)
+leave_dir (struct walk *w, FTSENT const *ent, struct dst_path const *dst)
 {
   struct fcopy_options const *opts = w->t->opts;
   bool created = 0 < ent->fts_number;
   if (ent->fts_number == NOT_MADE)
     return true;
+  int held_fd = w->dir_fd[ent->fts_level];
+  w->dir_fd[ent->fts_level] = -1;
   if (!created && !opts->preserve_mode && !opts->preserve_timestamps
       && !opts->preserve_ownership && !opts->preserve_xattr)
-    return true;
+    {
+      close (held_fd);
+      return true;
+    }
   int src_fd = open (ent->fts_accpath, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  int dst_fd = open (dst_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  /* The directory filled, through the descriptor held since, not the
+     name, which may lead elsewhere by now.  */
+  int dst_fd = openat (held_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  close (held_fd);
   bool ok = 0 <= src_fd && 0 <= dst_fd;
   if (!ok)
     error (0, errno, "cannot open directory %s",
-           quoteaf (src_fd < 0 ? ent->fts_path : dst_name));
+           quoteaf (src_fd < 0 ? ent->fts_path : dst->name));
   else
     {
-      struct meta_job m = { src_fd, dst_fd, ent->fts_path, dst_name,
+      struct meta_job m = { src_fd, dst_fd, ent->fts_path, *dst,
                             ent->fts_statp, created, ent->fts_number };
       ok = copy_metadata (&m, opts);
     }
@@ -275,6 +344,27 @@ leave_dir (struct walk const *w, FTSENT const *ent, char const *dst_name)
   if (0 <= dst_fd)
     close (dst_fd);
   return ok;
+}
+
+/* ENT's destination in *DST; return its whole name, to be freed.  */
+static char *
+entry_dst (struct walk const *w, FTSENT const *ent, struct dst_path *dst)
+{
+  char *name = dest_name (w, ent);
+  *dst = (struct dst_path) { parent_fd (w, ent),
+                             (ent->fts_level == FTS_ROOTLEVEL ? name
+                              : ent->fts_name), name };
+  return name;
+}
+
+/* leave_dir for ENT, outside of FTS_DP.  */
+static void
+finish_dir (struct walk *w, FTSENT const *ent)
+{
+  struct dst_path dst;
+  char *dst_name = entry_dst (w, ent, &dst);
+  leave_dir (w, ent, &dst);
+  free (dst_name);
 }
 
 /* Copy one entry of the walk.  */
@@ -294,6 +384,11 @@ copy_entry (struct walk *w, FTS *fts, FTSENT *ent)
       error (0, ent->fts_errno, ent->fts_info == FTS_NS
              ? "cannot stat %s" : "cannot access %s",
              quoteaf (ent->fts_path));
+      /* A directory that could not be read was entered (FTS_D) first:
+         its copy gets its metadata all the same, as cp gives it.  */
+      if (ent->fts_info == FTS_DNR && ent->fts_number != NOT_MADE
+          && opts->recursive)
+        finish_dir (w, ent);
       return false;
     case FTS_SLNONE:
       if (opts->dereference == DEREF_ALWAYS
@@ -321,20 +416,19 @@ copy_entry (struct walk *w, FTS *fts, FTSENT *ent)
       break;
     }
 
-  char *dst_name = dest_name (w, ent);
+  struct dst_path dst;
+  char *dst_name = entry_dst (w, ent, &dst);
   bool ok;
   if (ent->fts_info == FTS_D)
     {
-      ok = enter_dir (w, ent, dst_name);
+      ok = enter_dir (w, ent, &dst);
       if (!ok)
         fts_set (fts, ent, FTS_SKIP);
     }
   else if (ent->fts_info == FTS_DP)
-    ok = leave_dir (w, ent, dst_name);
+    ok = leave_dir (w, ent, &dst);
   else
-    {
-      ok = copy_nondir (w, ent, dst_name);
-    }
+    ok = copy_nondir (w, ent, &dst);
   free (dst_name);
   return ok;
 }
@@ -413,7 +507,8 @@ copy_tree (struct tree_copy *t, char const *src_name, char const *dst_name)
       error (0, errno, "cannot access %s", quoteaf (src_name));
       return false;
     }
-  struct walk w = { t, dst_name, strlen (src_name) };  /* until the root */
+  /* src_root_len: until the root is read.  */
+  struct walk w = { t, dst_name, strlen (src_name), NULL, 0 };
   bool ok = true;
   FTSENT *ent;
   while ((ent = fts_read (fts)) != NULL)
@@ -423,5 +518,10 @@ copy_tree (struct tree_copy *t, char const *src_name, char const *dst_name)
       error (0, errno, "cannot walk %s", quoteaf (src_name));
       ok = false;
     }
+  /* A walk cut short leaves directories it did not leave.  */
+  for (size_t i = 0; i < w.dir_fd_alloc; i++)
+    if (0 <= w.dir_fd[i])
+      close (w.dir_fd[i]);
+  free (w.dir_fd);
   return ok;
 }

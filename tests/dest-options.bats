@@ -106,9 +106,9 @@ setup ()
   assert_equal "$(cat older)" 'new bytes' "older after yes"
 }
 
-@test "--dedupe refuses --backup, -l, -s, --attributes-only, --remove-destination" {
+@test "--dedupe refuses --backup, -l, -s, --attributes-only, --remove-destination, --parents" {
   local o
-  for o in --backup -l -s --attributes-only --remove-destination; do
+  for o in --backup -l -s --attributes-only --remove-destination --parents; do
     run --separate-stderr fcopy --dedupe "$o" src older
     assert_status 2
     [[ $stderr == *'--dedupe cannot be combined with'* ]] || { echo "$o: $stderr"; false; }

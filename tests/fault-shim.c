@@ -20,6 +20,10 @@
             | short=K  clamp the byte count to K, then call
             | zero     return 0 without calling (EOF for read-like calls)
    FCOPY_SHIM_LOG=FILE appends one line "NAME" per intercepted call.
+   FCOPY_SHIM_HOOK_ON=SUFFIX with FCOPY_SHIM_HOOK=COMMAND: before the first
+   open whose file name ends in SUFFIX, run COMMAND with sh -c (without
+   the shim), once; this is how a test changes the files under fcopy at
+   a chosen moment, e.g. swaps a symlink into the destination tree.
 
    Calls are counted per NAME in this process; several libc entry points
    share one NAME (open, open64, openat, openat64 are all "open").  An
@@ -383,9 +387,32 @@ open_mode (int flags, va_list ap)
   return 0;
 }
 
+/* FCOPY_SHIM_HOOK_ON: run FCOPY_SHIM_HOOK before opening PATH, once. */
+static void
+maybe_hook (char const *path)
+{
+  char const *suffix = getenv ("FCOPY_SHIM_HOOK_ON");
+  char const *command = getenv ("FCOPY_SHIM_HOOK");
+  size_t len = path ? strlen (path) : 0;
+  if (!suffix || !*suffix || !command || len < strlen (suffix)
+      || strcmp (path + len - strlen (suffix), suffix) != 0)
+    return;
+  int saved_errno = errno;
+  /* Once, and the command's own processes without the shim.  */
+  unsetenv ("FCOPY_SHIM_HOOK_ON");
+  unsetenv ("LD_PRELOAD");
+  if (system (command) != 0)
+    {
+      fprintf (stderr, "fault-shim: hook failed: %s\n", command);
+      _exit (125);
+    }
+  errno = saved_errno;
+}
+
 int
 open (char const *path, int flags, ...)
 {
+  maybe_hook (path);
   va_list ap;
   va_start (ap, flags);
   mode_t mode = open_mode (flags, ap);
@@ -396,6 +423,7 @@ open (char const *path, int flags, ...)
 int
 open64 (char const *path, int flags, ...)
 {
+  maybe_hook (path);
   va_list ap;
   va_start (ap, flags);
   mode_t mode = open_mode (flags, ap);
@@ -406,6 +434,7 @@ open64 (char const *path, int flags, ...)
 int
 openat (int dir_fd, char const *path, int flags, ...)
 {
+  maybe_hook (path);
   va_list ap;
   va_start (ap, flags);
   mode_t mode = open_mode (flags, ap);
@@ -416,6 +445,7 @@ openat (int dir_fd, char const *path, int flags, ...)
 int
 openat64 (int dir_fd, char const *path, int flags, ...)
 {
+  maybe_hook (path);
   va_list ap;
   va_start (ap, flags);
   mode_t mode = open_mode (flags, ap);
@@ -426,24 +456,28 @@ openat64 (int dir_fd, char const *path, int flags, ...)
 int
 __open_2 (char const *path, int flags)
 {
+  maybe_hook (path);
   PLAIN_CALL (C_OPEN, __open_2, path, flags);
 }
 
 int
 __open64_2 (char const *path, int flags)
 {
+  maybe_hook (path);
   PLAIN_CALL (C_OPEN, __open64_2, path, flags);
 }
 
 int
 __openat_2 (int dir_fd, char const *path, int flags)
 {
+  maybe_hook (path);
   PLAIN_CALL (C_OPEN, __openat_2, dir_fd, path, flags);
 }
 
 int
 __openat64_2 (int dir_fd, char const *path, int flags)
 {
+  maybe_hook (path);
   PLAIN_CALL (C_OPEN, __openat64_2, dir_fd, path, flags);
 }
 

@@ -1,0 +1,25 @@
+/* dst-path.h -- a destination's name: the directory it is made in and
+   its name there, and its whole name for messages.
+
+   A tree's destinations are made relative to the descriptor of their
+   directory, which was opened without following symbolic links: a link
+   swapped into the destination tree while fcopy works is never followed
+   to put a file elsewhere (as cp).  Operands are relative to the current
+   directory, as the user named them.  */
+
+#ifndef FCOPY_DST_PATH_H
+#define FCOPY_DST_PATH_H
+
+#include <fcntl.h>
+
+struct dst_path
+{
+  int dirfd;           /* the directory it goes in, or AT_FDCWD */
+  char const *rel;     /* its name there */
+  char const *name;    /* its whole name */
+};
+
+/* NAME, relative to the current directory.  */
+#define DST_PATH_CWD(name) ((struct dst_path) { AT_FDCWD, (name), (name) })
+
+#endif
