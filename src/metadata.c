@@ -98,7 +98,7 @@ preserve_xattrs (struct meta_job const *m, struct fcopy_options const *opts)
   /* Errors are reported only when xattrs were asked for by name: a user
      of --preserve=all may not care that a filesystem has none.  */
   struct error_context ctx = { .error = xattr_error };
-  if (m->dst_fd < 0
+  if (m->dst_fd < 0 || m->src_fd < 0
       || attr_copy_fd (m->src_name, m->src_fd, m->dst.name, m->dst_fd,
                        copy_xattr_name, &ctx) == 0
       || !opts->require_preserve_xattr)

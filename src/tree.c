@@ -324,15 +324,16 @@ leave_dir (struct walk *w, FTSENT const *ent, struct dst_path const *dst)
       close (held_fd);
       return true;
     }
+  /* A source directory that cannot be read (FTS_DNR) still gives its
+     copy its attributes, by name (but its extended attributes).  */
   int src_fd = open (ent->fts_accpath, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   /* The directory filled, through the descriptor held since, not the
      name, which may lead elsewhere by now.  */
   int dst_fd = openat (held_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   close (held_fd);
-  bool ok = 0 <= src_fd && 0 <= dst_fd;
+  bool ok = 0 <= dst_fd;
   if (!ok)
-    error (0, errno, "cannot open directory %s",
-           quoteaf (src_fd < 0 ? ent->fts_path : dst->name));
+    error (0, errno, "cannot open directory %s", quoteaf (dst->name));
   else
     {
       struct meta_job m = { src_fd, dst_fd, ent->fts_path, *dst,

@@ -418,3 +418,13 @@ scene_ro ()
   scene () { scene_ro && mkdir out/ro && give out/ro; }
   as_user nobody run_both_tree -r ro out
 }
+
+@test "as nobody: a directory it cannot read is reported, its copy still gets its mode and times" {
+  scene () {
+    make_tree src && mkdir src/locked && printf 'l\n' >src/locked/f &&
+      touch -d '2003-01-01 UTC' src/locked && chmod 0 src/locked &&
+      give_tree src && mkdir out && give out
+  }
+  as_user nobody run_both_tree -r src out
+  as_user nobody run_both_tree -a src out
+}
