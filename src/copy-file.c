@@ -24,7 +24,7 @@
    must not hang before we know what it is; it is cleared again for
    files that are read as streams.  */
 int
-open_source (char const *src_name, struct stat *st)
+open_source (char const *src_name, struct stat *st, char const *verbose_dst)
 {
   int fd = open (src_name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   if (fd < 0)
@@ -34,8 +34,12 @@ open_source (char const *src_name, struct stat *st)
       if (stat (src_name, st) != 0)
         error (0, errno, "cannot stat %s", quoteaf (src_name));
       else
-        error (0, open_errno, "cannot open %s for reading",
-               quoteaf (src_name));
+        {
+          if (verbose_dst && !S_ISDIR (st->st_mode))
+            report_verbose (src_name, verbose_dst);
+          error (0, open_errno, "cannot open %s for reading",
+                 quoteaf (src_name));
+        }
       return -1;
     }
   if (fstat (fd, st) != 0)
@@ -277,7 +281,10 @@ copy_file (char const *src_name, struct dst_path const *dst,
            struct fcopy_options const *opts, struct dest_memory const *mem)
 {
   struct stat src_st;
-  int src_fd = open_source (src_name, &src_st);
+  /* cp says what it is about to do before it opens the source: so a
+     source that is there but cannot be read gets its -v line.  */
+  int src_fd = open_source (src_name, &src_st,
+                            opts->verbose && !opts->debug ? dst->name : NULL);
   if (src_fd < 0)
     return false;
 

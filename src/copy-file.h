@@ -16,7 +16,10 @@ bool copy_file (char const *src_name, struct dst_path const *dst,
                 struct dest_memory const *mem);
 
 /* Open SRC_NAME read-only and fstat it into *ST; FIFOs do not block.
-   Report a failure (as cp words it) and return -1.  */
-int open_source (char const *src_name, struct stat *st);
+   Report a failure (as cp words it) and return -1; if VERBOSE_DST is not
+   null, print -v's line for a copy to it first when the source is there
+   but cannot be opened.  */
+int open_source (char const *src_name, struct stat *st,
+                 char const *verbose_dst);
 
 #endif

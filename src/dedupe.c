@@ -380,11 +380,11 @@ dedupe_pair (struct deduper *d, char const *src_name, char const *dst_name)
 
   /* Read-only opens: the kernel lets a file's owner (and root) dedupe
      into a file opened for reading since Linux 4.19.  */
-  p.src_fd = open_source (src_name, &src_st);
+  p.src_fd = open_source (src_name, &src_st, NULL);
   /* A directory SOURCE is omitted before its DEST is looked for, as cp
      omits it.  */
   if (0 <= p.src_fd && !(S_ISDIR (src_st.st_mode) && !d->opts->recursive))
-    p.dst_fd = open_source (dst_name, &dst_st);
+    p.dst_fd = open_source (dst_name, &dst_st, NULL);
   else if (0 <= p.src_fd)
     error (0, 0, "-r not specified; omitting directory %s",
            quoteaf (src_name));

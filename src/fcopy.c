@@ -85,11 +85,13 @@ visit_into (struct visitor v, char const *dir, char **file, int n_files,
           ok &= visit_parents (v, dir, file[i]);
           continue;
         }
-      /* "src/.." goes into DIR itself, not DIR/.. (as cp).  */
-      char const *base = last_component (file[i]);
-      char *dst_name = (base_len (base) == 2 && strncmp (base, "..", 2) == 0
-                        ? xstrdup (dir)
+      /* DIR/base of the source without its trailing slashes; "src/.."
+         goes into DIR itself, not DIR/.. (as cp).  */
+      char *base = xstrdup (last_component (file[i]));
+      strip_trailing_slashes (base);
+      char *dst_name = (strcmp (base, "..") == 0 ? xstrdup (dir)
                         : file_name_concat (dir, base, NULL));
+      free (base);
       ok &= v.visit (v.ctx, file[i], dst_name);
       free (dst_name);
     }

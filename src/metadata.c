@@ -10,6 +10,7 @@
 #include "metadata.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <fcntl.h>
 #include <string.h>
@@ -19,7 +20,6 @@
 
 #include "acl.h"
 #include "error.h"
-#include "intprops.h"
 #include "quote-name.h"
 #include "stat-time.h"
 #include "utimens.h"
@@ -92,16 +92,42 @@ xattr_error (struct error_context *ctx _GL_UNUSED, char const *fmt, ...)
   (void) fmt;
 }
 
+/* A name of M's destination for calls that take no descriptor: through
+   /proc, relative to the descriptor of its directory, so that it cannot
+   lead elsewhere; its whole name where there is no /proc.  BUF holds
+   the name made.  */
+static char const *
+dst_at_name (struct meta_job const *m, char *buf, size_t size)
+{
+  if (m->dst.dirfd == AT_FDCWD)
+    return m->dst.rel;
+  int n = snprintf (buf, size, "/proc/self/fd/%d/%s", m->dst.dirfd,
+                    m->dst.rel);
+  return (0 < n && n < size && access ("/proc/self/fd", F_OK) == 0
+          ? buf : m->dst.name);
+}
+
 static bool
 preserve_xattrs (struct meta_job const *m, struct fcopy_options const *opts)
 {
   /* Errors are reported only when xattrs were asked for by name: a user
      of --preserve=all may not care that a filesystem has none.  */
   struct error_context ctx = { .error = xattr_error };
-  if (m->dst_fd < 0 || m->src_fd < 0
-      || attr_copy_fd (m->src_name, m->src_fd, m->dst.name, m->dst_fd,
-                       copy_xattr_name, &ctx) == 0
-      || !opts->require_preserve_xattr)
+  int r;
+  if (m->src_fd < 0 && m->dst_fd < 0)
+    {
+      /* A symbolic link or special file: libattr's by-name copy works
+         with the l*xattr calls, which do not follow links.  */
+      char buf[PATH_MAX];
+      r = attr_copy_file (m->src_name, dst_at_name (m, buf, sizeof buf),
+                          copy_xattr_name, &ctx);
+    }
+  else if (m->src_fd < 0 || m->dst_fd < 0)
+    r = 0;          /* an unreadable source directory: not by name */
+  else
+    r = attr_copy_fd (m->src_name, m->src_fd, m->dst.name, m->dst_fd,
+                      copy_xattr_name, &ctx);
+  if (r == 0 || !opts->require_preserve_xattr)
     return true;
   error (0, errno, "failed to preserve extended attributes for %s",
          quoteaf (m->dst.name));
@@ -123,10 +149,12 @@ set_mode (struct meta_job const *m, struct fcopy_options const *opts,
       /* gnulib sets a directory's default ACL by name: no call takes a
          descriptor for it.  Give it a name of the descriptor, which
          cannot lead elsewhere, where /proc has one.  */
-      char fd_name[sizeof "/proc/self/fd/" + INT_STRLEN_BOUND (int)];
+      char fd_name[PATH_MAX];
       char const *acl_name = m->dst.name;
       sprintf (fd_name, "/proc/self/fd/%d", m->dst_fd);
-      if (dir && 0 <= m->dst_fd && access (fd_name, F_OK) == 0)
+      if (m->dst_fd < 0)
+        acl_name = dst_at_name (m, fd_name, sizeof fd_name);
+      else if (dir && access (fd_name, F_OK) == 0)
         acl_name = fd_name;
       /* With the file type, so that a directory's default ACL goes too. */
       if (qcopy_acl (m->src_name, m->src_fd, acl_name, m->dst_fd,
@@ -144,8 +172,9 @@ set_mode (struct meta_job const *m, struct fcopy_options const *opts,
   mode_t perms = src_mode & (S_IRWXU | S_IRWXG | S_IRWXO);
   mode_t made = m->created_mode & (S_IRWXU | S_IRWXG | S_IRWXO);
   mode_t mode;
+  /* A directory keeps the sticky bit it was made with, as cp's does.  */
   if (opts->no_preserve_mode)
-    mode = dir ? S_IRWXU | S_IRWXG | S_IRWXO
+    mode = dir ? S_IRWXU | S_IRWXG | S_IRWXO | (m->created_mode & S_ISVTX)
                : S_IRUSR | S_IWUSR | S_IRGRP | S_IWGRP | S_IROTH | S_IWOTH;
   else if (made != perms)
     mode = perms | (m->created_mode & S_ISVTX);

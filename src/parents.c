@@ -124,6 +124,9 @@ make_parents (struct parents *p, char const *dst_name, size_t src_offset,
 bool
 finish_parents (struct parents *p, struct fcopy_options const *opts)
 {
+  /* cp gives leading directories all but their extended attributes.  */
+  struct fcopy_options o = *opts;
+  o.preserve_xattr = false;
   bool ok = true;
   /* The deepest first: a parent's times are set after its children's
      changes, and its mode after it need no longer be searched.  */
@@ -135,7 +138,7 @@ finish_parents (struct parents *p, struct fcopy_options const *opts)
       struct meta_job m = { -1, -1, p->dst_name + p->src_offset,
                             DST_PATH_CWD (p->dst_name), &d->src_st,
                             d->made, d->made_mode };
-      ok &= copy_metadata (&m, opts);
+      ok &= copy_metadata (&m, &o);
       p->dst_name[d->end] = saved;
     }
   free (p->dir);

@@ -70,7 +70,7 @@ tree_free (struct tree_copy *t)
 struct walk
 {
   struct tree_copy *t;
-  char const *dst_root;
+  char const *src_root, *dst_root;  /* the operands as given */
   size_t src_root_len;          /* of the root's fts_path, which fts may
                                    have shortened ("src//" -> "src/") */
   int *dir_fd;                  /* dir_fd[L]: the destination directory of
@@ -176,6 +176,19 @@ copy_special (struct walk const *w, FTSENT const *ent,
   return metadata_by_name (w, ent, dst, mode);
 }
 
+/* Whether ENT's copy may have to be one file with another copy: with
+   --preserve=links, a file with other names, or (as cp) any file reached
+   through a symbolic link followed, which other links may reach too.  */
+static bool
+may_share (struct walk const *w, FTSENT const *ent)
+{
+  enum dereference deref = w->t->opts->dereference;
+  return (w->t->opts->preserve_links
+          && (1 < ent->fts_statp->st_nlink || deref == DEREF_ALWAYS
+              || (deref == DEREF_COMMAND_LINE
+                  && ent->fts_level == FTS_ROOTLEVEL)));
+}
+
 /* With --preserve=links, make DST a link to the copy already made of
    ENT's file and return true with *OK set; else return false.  */
 static bool
@@ -184,8 +197,7 @@ link_to_earlier (struct walk const *w, FTSENT const *ent,
 {
   struct stat const *st = ent->fts_statp;
   char const *first;
-  if (!w->t->opts->preserve_links || st->st_nlink < 2
-      || !(first = inode_set_find (w->t->links, st)))
+  if (!may_share (w, ent) || !(first = inode_set_find (w->t->links, st)))
     return false;
   if (clear_dest (w, ent, dst, ok)
       && linkat (AT_FDCWD, first, dst->dirfd, dst->rel, 0) != 0)
@@ -201,9 +213,8 @@ link_to_earlier (struct walk const *w, FTSENT const *ent,
 static void
 remember_link (struct walk const *w, FTSENT const *ent, char const *dst_name)
 {
-  struct stat const *st = ent->fts_statp;
-  if (w->t->opts->preserve_links && 1 < st->st_nlink)
-    inode_set_add (w->t->links, st, dst_name);
+  if (may_share (w, ent))
+    inode_set_add (w->t->links, ent->fts_statp, dst_name);
 }
 
 static bool
@@ -281,8 +292,11 @@ enter_dir (struct walk *w, FTSENT *ent, struct dst_path const *dst)
       if (!hold_dir (w, ent, dst))
         return false;
       ent->fts_number = mode;
+      /* fts may have shortened the operand ("src//"); cp prints it as
+         given.  */
       if (w->t->opts->verbose)
-        report_verbose (ent->fts_path, dst->name);
+        report_verbose (ent->fts_level == FTS_ROOTLEVEL ? w->src_root
+                        : ent->fts_path, dst->name);
       return true;
     }
   int mkdir_errno = errno;
@@ -509,7 +523,7 @@ copy_tree (struct tree_copy *t, char const *src_name, char const *dst_name)
       return false;
     }
   /* src_root_len: until the root is read.  */
-  struct walk w = { t, dst_name, strlen (src_name), NULL, 0 };
+  struct walk w = { t, src_name, dst_name, strlen (src_name), NULL, 0 };
   bool ok = true;
   FTSENT *ent;
   while ((ent = fts_read (fts)) != NULL)

@@ -295,3 +295,8 @@ scene_parents ()
   run_both --context=system_u:object_r:tmp_t:s0 src/reg new
   run_both -a -Z src/reg new
 }
+
+@test "as nobody: -v of a source it cannot read: the line, then the error" {
+  scene () { scene_out; }
+  as_user nobody run_both -v src/mode0 src/reg out
+}

@@ -282,6 +282,7 @@ scene_ro ()
   run_both_tree -r src/ new
   run_both_tree -r src/ out/
   run_both_tree -rv src/ new
+  run_both_tree -rv src// out/
 }
 
 @test "trailing slash on the destination; src/., ./src, src/./" {
@@ -427,4 +428,26 @@ scene_ro ()
   }
   as_user nobody run_both_tree -r src out
   as_user nobody run_both_tree -a src out
+}
+
+@test "--no-preserve=mode of a sticky directory keeps the sticky bit, as cp" {
+  scene () { make_tree src; }
+  run_both_tree -r --no-preserve=mode src new
+}
+
+@test "-aL and -aH: files reached by several symlinks are one file in the copy" {
+  scene () { scene_out; }
+  run_both_tree -aL src out
+  run_both_tree -aHv src/dirlink src/rellink src/reg out
+}
+
+@test "-a of a FIFO and a symlink with trusted.* xattrs and a FIFO with an ACL (root)" {
+  [[ $EUID -eq 0 ]] || skip_or_fail "needs root for trusted.* xattrs"
+  scene () {
+    mkdir s && mkfifo s/ff && setfattr -n trusted.x -v 1 s/ff &&
+      ln -s nowhere s/l && setfattr -h -n trusted.y -v 2 s/l &&
+      mkfifo s/fa && setfacl -m u:nobody:r s/fa
+  }
+  run_both_tree -a s d
+  run_both_tree -r --preserve=xattr,mode s d
 }

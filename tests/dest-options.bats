@@ -114,3 +114,12 @@ setup ()
     [[ $stderr == *'--dedupe cannot be combined with'* ]] || { echo "$o: $stderr"; false; }
   done
 }
+
+@test "-r of a directory into itself: refused before anything is copied" {
+  mkdir -p a/b
+  printf 'x\n' >a/f
+  run --separate-stderr fcopy -r a a/b
+  assert_status 1
+  assert_stderr "fcopy: cannot copy a directory, 'a', into itself, 'a/b/a'"
+  assert_no_file a/b/a
+}
