@@ -130,17 +130,16 @@ back_up (struct dest *d, char const *src_name, struct stat const *src_st,
   return DEST_ABSENT;
 }
 
-/* Remove D, saying so with -v unless QUIET.  */
+/* Remove D, saying so with -v.  */
 static enum dest_verdict
-remove_dest (struct dest const *d, bool quiet,
-             struct fcopy_options const *opts)
+remove_dest (struct dest const *d, struct fcopy_options const *opts)
 {
   if (unlinkat (d->path.dirfd, d->path.rel, 0) != 0 && errno != ENOENT)
     {
       error (0, errno, "cannot remove %s", quoteaf (d->path.name));
       return DEST_FAILED;
     }
-  if (opts->verbose && !quiet)
+  if (opts->verbose)
     printf ("removed %s\n", quoteaf (d->path.name));
   return DEST_ABSENT;
 }
@@ -267,11 +266,12 @@ prepare_dest (struct dest *d, char const *src_name,
     }
   if (opts->backup != no_backups)
     return back_up (d, src_name, src_st, opts);
-  if (opts->remove_destination || (flags & DEST_REPLACE))
-    return remove_dest (d, false, opts);
   /* --preserve=links: a destination linked elsewhere is replaced, not
-     written through, or its other names would change too.  */
-  if (opts->preserve_links && 1 < d->st.st_nlink)
-    return remove_dest (d, true, opts);
+     written through, or its other names would change too; but as cp,
+     not under --attributes-only, which writes no data.  */
+  if (opts->remove_destination || (flags & DEST_REPLACE)
+      || (opts->preserve_links && 1 < d->st.st_nlink
+          && !opts->attributes_only))
+    return remove_dest (d, opts);
   return DEST_EXISTS;
 }

@@ -134,6 +134,16 @@ preserve_xattrs (struct meta_job const *m, struct fcopy_options const *opts)
   return false;
 }
 
+/* The permission bits a new copy of SRC_ST is made without, as cp:
+   until the owner is settled, the group and others get nothing, and a
+   directory is not writable by them until its special bits are set.  */
+static mode_t
+omitted_bits (struct stat const *src_st, struct fcopy_options const *opts)
+{
+  return (opts->preserve_ownership ? S_IRWXG | S_IRWXO
+          : S_ISDIR (src_st->st_mode) ? S_IWGRP | S_IWOTH : 0);
+}
+
 /* The mode, last: with -p the source's (and its ACL), less DROP; else a
    new file gets back the bits it was created without.  */
 static bool
@@ -174,13 +184,24 @@ set_mode (struct meta_job const *m, struct fcopy_options const *opts,
   mode_t mode;
   /* A directory keeps the sticky bit it was made with, as cp's does.  */
   if (opts->no_preserve_mode)
-    mode = dir ? S_IRWXU | S_IRWXG | S_IRWXO | (m->created_mode & S_ISVTX)
-               : S_IRUSR | S_IWUSR | S_IRGRP | S_IWGRP | S_IROTH | S_IWOTH;
+    mode = (dir ? S_IRWXU | S_IRWXG | S_IRWXO | (m->created_mode & S_ISVTX)
+            : S_IRUSR | S_IWUSR | S_IRGRP | S_IWGRP | S_IROTH | S_IWOTH)
+           & ~opts->umask;
+  else if (dir)
+    {
+      /* cp's rule for a directory: CREATED_MODE is the mode it got.  It
+         gets back the bits held back that the umask allows, and loses
+         the owner's bits it was filled with, only if they differ, so that
+         the mask of a default ACL stands.  */
+      mode_t omitted = perms & omitted_bits (m->src_st, opts) & ~opts->umask;
+      if ((made & S_IRWXU) == S_IRWXU && !(omitted & ~made))
+        return true;
+      mode = (m->created_mode & MODE_BITS) | omitted;
+    }
   else if (made != perms)
-    mode = perms | (m->created_mode & S_ISVTX);
+    mode = (perms | (m->created_mode & S_ISVTX)) & ~opts->umask;
   else
     return true;
-  mode &= ~opts->umask;
   if ((m->dst_fd < 0 ? fchmodat (m->dst.dirfd, m->dst.rel, mode, 0)
        : fchmod (m->dst_fd, mode)) == 0)
     return true;
@@ -195,11 +216,7 @@ creation_mode (struct stat const *src_st, struct fcopy_options const *opts)
   /* mkdir keeps the sticky bit, as cp gives it to directories.  */
   if (S_ISDIR (src_st->st_mode))
     mode |= src_st->st_mode & S_ISVTX;
-  /* Until the owner is settled, the group and others get nothing: the
-     file would otherwise be open to the wrong group for a moment.  */
-  if (opts->preserve_ownership)
-    mode &= ~(S_IRWXG | S_IRWXO);
-  return mode;
+  return mode & ~omitted_bits (src_st, opts);
 }
 
 bool

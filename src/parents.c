@@ -54,10 +54,21 @@ static bool
 make_dir (struct parents *p, struct fcopy_options const *opts)
 {
   struct parent_dir *d = &p->dir[p->n_dirs - 1];
-  d->made_mode = creation_mode (&d->src_st, opts) | S_IRWXU;
+  /* As tree.c's made_dir: record the mode it got, and make it
+     writable and searchable by its owner until it is finished.  */
+  struct stat st;
+  d->made_mode = creation_mode (&d->src_st, opts);
   if (mkdir (p->dst_name, d->made_mode) != 0)
     {
       error (0, errno, "cannot make directory %s", quoteaf (p->dst_name));
+      return false;
+    }
+  if (stat (p->dst_name, &st) == 0)
+    d->made_mode = st.st_mode & 07777;
+  if ((d->made_mode & S_IRWXU) != S_IRWXU
+      && chmod (p->dst_name, d->made_mode | S_IRWXU) != 0)
+    {
+      error (0, errno, "setting permissions for %s", quoteaf (p->dst_name));
       return false;
     }
   /* cp prints these lines unquoted.  */

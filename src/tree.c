@@ -25,6 +25,7 @@
 #include "error.h"
 #include "filenamecat.h"
 #include "fts_.h"
+#include "intprops.h"
 #include "link-file.h"
 #include "metadata.h"
 #include "quote-name.h"
@@ -110,21 +111,25 @@ metadata_by_name (struct walk const *w, FTSENT const *ent,
 }
 
 /* Make room for a new link, FIFO or device node at DST: cp replaces a
-   non-directory there (unless -n, -u, -i or -b say otherwise).  Return
+   non-directory there (unless -n, -u, -i or -b say otherwise), but not
+   under --attributes-only: then making it fails ("File exists").  Return
    false if DST is to stay, with *OK.  */
 static bool
 clear_dest (struct walk const *w, FTSENT const *ent,
             struct dst_path const *dst, bool *ok)
 {
+  struct fcopy_options const *opts = w->t->opts;
   struct dest d = { .path = *dst };
   enum dest_verdict v = prepare_dest (&d, ent->fts_path, ent->fts_statp,
-                                      DEST_REPLACE, &w->t->mem,
-                                      w->t->opts);
+                                      opts->attributes_only ? 0
+                                      : DEST_REPLACE,
+                                      &w->t->mem, opts);
+  bool make = v == DEST_ABSENT || v == DEST_EXISTS;
   *ok = v != DEST_FAILED;
-  if (v == DEST_ABSENT && w->t->opts->verbose)
+  if (make && opts->verbose)
     report_dest (ent->fts_path, &d);
   dest_free (&d);
-  return v == DEST_ABSENT;
+  return make;
 }
 
 static bool
@@ -190,22 +195,36 @@ may_share (struct walk const *w, FTSENT const *ent)
 }
 
 /* With --preserve=links, make DST a link to the copy already made of
-   ENT's file and return true with *OK set; else return false.  */
+   ENT's file and return true with *OK set; else return false.  As cp, a
+   file left there after the checks is replaced, and -v says "removed"
+   after the copy's line.  */
 static bool
 link_to_earlier (struct walk const *w, FTSENT const *ent,
                  struct dst_path const *dst, bool *ok)
 {
-  struct stat const *st = ent->fts_statp;
   char const *first;
-  if (!may_share (w, ent) || !(first = inode_set_find (w->t->links, st)))
+  if (!may_share (w, ent)
+      || !(first = inode_set_find (w->t->links, ent->fts_statp)))
     return false;
-  if (clear_dest (w, ent, dst, ok)
-      && linkat (AT_FDCWD, first, dst->dirfd, dst->rel, 0) != 0)
+  struct fcopy_options const *opts = w->t->opts;
+  struct dest d = { .path = *dst };
+  enum dest_verdict v = prepare_dest (&d, ent->fts_path, ent->fts_statp, 0,
+                                      &w->t->mem, opts);
+  *ok = v != DEST_FAILED;
+  if (v == DEST_ABSENT || v == DEST_EXISTS)
     {
-      error (0, errno, "cannot create hard link %s to %s",
-             quoteaf_n (0, dst->name), quoteaf_n (1, first));
-      *ok = false;
+      if (opts->verbose)
+        report_dest (ent->fts_path, &d);
+      bool replace = v == DEST_EXISTS;
+      *ok = ((!replace || unlinkat (dst->dirfd, dst->rel, 0) == 0)
+             && linkat (AT_FDCWD, first, dst->dirfd, dst->rel, 0) == 0);
+      if (!*ok)
+        error (0, errno, "cannot create hard link %s to %s",
+               quoteaf_n (0, dst->name), quoteaf_n (1, first));
+      else if (replace && opts->verbose)
+        printf ("removed %s\n", quoteaf (dst->name));
     }
+  dest_free (&d);
   return true;
 }
 
@@ -248,9 +267,10 @@ copy_nondir (struct walk const *w, FTSENT const *ent,
 
 /* On the way down: make the directory, or use the one there.  Its
    metadata comes on the way up; until then its owner can write in it.
-   FTS_NUMBER records the mode it was made with, 0 if it was there,
-   NOT_MADE if it could not be had (fts still returns it on the way up). */
-enum { NOT_MADE = -1 };
+   FTS_NUMBER records DIR_MADE and the mode it got, DIR_FOUND if it was
+   there, NOT_MADE if it could not be had (fts still returns it on the
+   way up).  */
+enum { NOT_MADE = -1, DIR_FOUND = 0, DIR_MADE = 1 << 16 };
 
 /* Keep an O_PATH descriptor of DST, the directory made or found for
    ENT, for the *at calls that make its entries.  O_NOFOLLOW: a symbolic
@@ -281,17 +301,44 @@ hold_dir (struct walk *w, FTSENT const *ent, struct dst_path const *dst)
   return true;
 }
 
+/* The directory DST was just made: find the mode it got (from the
+   mkdir mode, the umask or a default ACL) and record it in ENT; until
+   its metadata is set, its owner must be able to fill it.  */
+static bool
+made_dir (struct walk *w, FTSENT *ent, struct dst_path const *dst,
+          mode_t mode)
+{
+  struct stat st;
+  int fd = w->dir_fd[ent->fts_level];
+  if (fstat (fd, &st) == 0)
+    mode = st.st_mode & 07777;
+  ent->fts_number = DIR_MADE | mode;
+  if ((mode & S_IRWXU) == S_IRWXU)
+    return true;
+  /* chmod by its descriptor: the O_PATH one takes no fchmod, but its
+     /proc name leads to it and nowhere else.  */
+  char proc[sizeof "/proc/self/fd/" + INT_STRLEN_BOUND (int)];
+  sprintf (proc, "/proc/self/fd/%d", fd);
+  if (chmod (proc, mode | S_IRWXU) == 0
+      || (errno == ENOENT
+          && fchmodat (dst->dirfd, dst->rel, mode | S_IRWXU, 0) == 0))
+    return true;
+  error (0, errno, "setting permissions for %s", quoteaf (dst->name));
+  return false;
+}
+
 static bool
 enter_dir (struct walk *w, FTSENT *ent, struct dst_path const *dst)
 {
   struct stat st;
-  mode_t mode = creation_mode (ent->fts_statp, w->t->opts) | S_IRWXU;
+  mode_t mode = creation_mode (ent->fts_statp, w->t->opts);
   ent->fts_number = NOT_MADE;
   if (mkdirat (dst->dirfd, dst->rel, mode) == 0)
     {
       if (!hold_dir (w, ent, dst))
         return false;
-      ent->fts_number = mode;
+      if (!made_dir (w, ent, dst, mode))
+        return false;
       /* fts may have shortened the operand ("src//"); cp prints it as
          given.  */
       if (w->t->opts->verbose)
@@ -310,7 +357,7 @@ enter_dir (struct walk *w, FTSENT *ent, struct dst_path const *dst)
     {
       if (!hold_dir (w, ent, dst))
         return false;
-      ent->fts_number = 0;
+      ent->fts_number = DIR_FOUND;
       return true;
     }
   errno = mkdir_errno;
@@ -327,7 +374,7 @@ static bool
 leave_dir (struct walk *w, FTSENT const *ent, struct dst_path const *dst)
 {
   struct fcopy_options const *opts = w->t->opts;
-  bool created = 0 < ent->fts_number;
+  bool created = ent->fts_number & DIR_MADE;
   if (ent->fts_number == NOT_MADE)
     return true;
   int held_fd = w->dir_fd[ent->fts_level];
@@ -351,7 +398,8 @@ leave_dir (struct walk *w, FTSENT const *ent, struct dst_path const *dst)
   else
     {
       struct meta_job m = { src_fd, dst_fd, ent->fts_path, *dst,
-                            ent->fts_statp, created, ent->fts_number };
+                            ent->fts_statp, created,
+                            ent->fts_number & 07777 };
       ok = copy_metadata (&m, opts);
     }
   if (0 <= src_fd)

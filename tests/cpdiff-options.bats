@@ -300,3 +300,47 @@ scene_parents ()
   scene () { scene_out; }
   as_user nobody run_both -v src/mode0 src/reg out
 }
+
+# ---------------------------------------------------------------------------
+# Trees over existing trees
+
+@test "-r, -a, -rp of a setgid directory into a default-ACL directory: cp's mask" {
+  scene () { make_tree src; }
+  run_both_tree -r src/sgdir src/dacl/
+  run_both_tree -a src/sgdir src/dacl/
+  run_both_tree -rp src/sgdir src/dacl/
+}
+@test "-rl and -rlf over an existing tree" {
+  scene () { make_tree src && make_tree dst; }
+  run_both_tree -rl src/. dst
+  run_both_tree -rlf src/. dst
+}
+@test "-rsv into an existing directory, -s of a directory" {
+  scene () { make_tree src && mkdir out; }
+  run_both_tree -rsv @WS/src out
+  run_both -s @WS/src/sub out/x
+}
+@test "--parents with -rb over existing files, -a --parents of a tree" {
+  scene () { make_tree src && mkdir -p out/src && echo x > out/src/reg; }
+  run_both_tree -rb --parents src/sub src/reg out
+  run_both_tree -a --parents src out
+}
+@test "-ruv over a tree whose directories and files are newer" {
+  scene () { make_tree src && make_tree dst && touch -d 2090-01-01 dst/sub dst/reg; }
+  run_both_tree -ruv src/. dst
+}
+@test "--attributes-only with -r and -a over an existing tree" {
+  scene () { make_tree src && make_tree dst && echo old > dst/reg; }
+  run_both_tree -r --attributes-only src/. dst
+  run_both_tree -a --attributes-only src/. dst
+}
+@test "-a --remove-destination -v over an existing tree" {
+  scene () { make_tree src && make_tree dst; }
+  run_both_tree -a --remove-destination -v src/. dst
+}
+@test "-aiv answered yes over an existing tree, -anv" {
+  scene () { make_tree src && make_tree dst; }
+  printf 'y\n%.0s' {1..40} > "$BATS_TEST_TMPDIR/yy"
+  CPDIFF_STDIN=$BATS_TEST_TMPDIR/yy run_both_tree -aiv src/. dst
+  run_both_tree -anv src/. dst
+}
