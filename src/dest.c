@@ -236,6 +236,10 @@ prepare_dest (struct dest *d, char const *src_name,
               struct dest_memory const *mem, struct fcopy_options const *opts)
 {
   d->backup = d->own_name = NULL;
+  /* A walk visits each name once, so in a directory it just made there
+     is nothing to check: a stat saved per file.  */
+  if (d->path.fresh)
+    return DEST_ABSENT;
   if (fstatat (d->path.dirfd, d->path.rel, &d->st,
                (flags & DEST_FOLLOW) ? 0 : AT_SYMLINK_NOFOLLOW) != 0)
     {

@@ -11,15 +11,23 @@
 #define FCOPY_DST_PATH_H
 
 #include <fcntl.h>
+#include <stdbool.h>
 
 struct dst_path
 {
   int dirfd;           /* the directory it goes in, or AT_FDCWD */
   char const *rel;     /* its name there */
   char const *name;    /* its whole name */
+  bool fresh;          /* DIRFD is a directory this run made: nothing is
+                          in it but what the run put there, so REL is
+                          not there yet (no need to look) */
+  bool plain;          /* FRESH, and a new file there inherits nothing
+                          from DIRFD: neither a setgid group nor a
+                          default ACL */
 };
 
 /* NAME, relative to the current directory.  */
-#define DST_PATH_CWD(name) ((struct dst_path) { AT_FDCWD, (name), (name) })
+#define DST_PATH_CWD(name) \
+  ((struct dst_path) { AT_FDCWD, (name), (name), false, false })
 
 #endif

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "closeout.h"
@@ -250,6 +251,8 @@ main (int argc, char **argv)
   /* The umask, read once: new files' modes are worked out with it.  */
   opts.umask = umask (0);
   umask (opts.umask);
+  opts.euid = geteuid ();
+  opts.egid = getegid ();
 
   parse_command_line (argc, argv, &opts, &cmd);
   struct fcopy_options const *const o = &opts;

@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/xattr.h>
 #include <attr/libattr.h>
 #include <attr/error_context.h>
 
@@ -145,15 +146,24 @@ omitted_bits (struct stat const *src_st, struct fcopy_options const *opts)
 }
 
 /* The mode, last: with -p the source's (and its ACL), less DROP; else a
-   new file gets back the bits it was created without.  */
+   new file gets back the bits it was created without.  PLAIN: see
+   plain_copy.  */
 static bool
 set_mode (struct meta_job const *m, struct fcopy_options const *opts,
-          mode_t drop)
+          mode_t drop, bool plain)
 {
   mode_t src_mode = m->src_st->st_mode & MODE_BITS & ~drop;
   bool dir = S_ISDIR (m->src_st->st_mode);
   if (S_ISLNK (m->src_st->st_mode))
     return true;                /* a link's mode means nothing */
+  if (opts->preserve_mode && plain)
+    {
+      if (fchmod (m->dst_fd, src_mode) == 0)
+        return true;
+      error (0, errno, "preserving permissions for %s",
+             quoteaf (m->dst.name));
+      return !opts->require_preserve;
+    }
   if (opts->preserve_mode)
     {
       /* gnulib sets a directory's default ACL by name: no call takes a
@@ -219,17 +229,45 @@ creation_mode (struct stat const *src_st, struct fcopy_options const *opts)
   return mode & ~omitted_bits (src_st, opts);
 }
 
+/* Whether M's copy is a new regular file that got nothing from its
+   directory and whose source has no ACL (and, if they are to be copied,
+   no extended attributes at all): then it has no ACL either, and its
+   mode is a chmod.  One call to find out instead of libattr's and
+   gnulib's five, for most files of a tree.  */
+static bool
+plain_copy (struct meta_job const *m, struct fcopy_options const *opts)
+{
+  if (!m->created || !m->dst.plain || m->src_fd < 0 || m->dst_fd < 0
+      || !S_ISREG (m->src_st->st_mode))
+    return false;
+  if (opts->preserve_xattr)
+    return flistxattr (m->src_fd, NULL, 0) == 0;
+  return (opts->preserve_mode
+          && fgetxattr (m->src_fd, "system.posix_acl_access", NULL, 0) < 0
+          && errno == ENODATA);
+}
+
+/* Whether a new plain copy already has the owner and group to give it:
+   made by this process, it has its effective ones.  */
+static bool
+owned_already (struct meta_job const *m, struct fcopy_options const *opts)
+{
+  return (m->created && m->dst.plain && m->src_st->st_uid == opts->euid
+          && m->src_st->st_gid == opts->egid);
+}
+
 bool
 copy_metadata (struct meta_job const *m, struct fcopy_options const *opts)
 {
   mode_t drop = 0;
   bool ok = true;
+  bool plain = plain_copy (m, opts);
   if (opts->preserve_timestamps)
     ok &= preserve_times (m, opts);
-  if (opts->preserve_ownership)
+  if (opts->preserve_ownership && !owned_already (m, opts))
     ok &= preserve_owner (m, opts, &drop);
-  if (opts->preserve_xattr)
+  if (opts->preserve_xattr && !plain)
     ok &= preserve_xattrs (m, opts);
-  ok &= set_mode (m, opts, drop);
+  ok &= set_mode (m, opts, drop, plain);
   return ok;
 }

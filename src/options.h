@@ -85,6 +85,8 @@ struct fcopy_options
   bool require_preserve_xattr;  /* xattr was named: report its failures */
   bool no_preserve_mode;        /* --no-preserve=mode: default modes */
   mode_t umask;                 /* the process's, read once */
+  uid_t euid;                   /* the effective ids, read once: a new */
+  gid_t egid;                   /* file's owner unless told otherwise */
 
   /* --dedupe: share extents of existing identical files, copy nothing.  */
   bool dedupe;

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/resource.h>
+#include <sys/xattr.h>
 
 #include "copy-file.h"
 #include "dest.h"
@@ -267,10 +268,12 @@ copy_nondir (struct walk const *w, FTSENT const *ent,
 
 /* On the way down: make the directory, or use the one there.  Its
    metadata comes on the way up; until then its owner can write in it.
-   FTS_NUMBER records DIR_MADE and the mode it got, DIR_FOUND if it was
+   FTS_NUMBER records DIR_MADE and the mode it got (and DIR_INHERITS if
+   new files in it get its group or a default ACL), DIR_FOUND if it was
    there, NOT_MADE if it could not be had (fts still returns it on the
    way up).  */
-enum { NOT_MADE = -1, DIR_FOUND = 0, DIR_MADE = 1 << 16 };
+enum { NOT_MADE = -1, DIR_FOUND = 0, DIR_MADE = 1 << 16,
+       DIR_INHERITS = 1 << 17 };
 
 /* Keep an O_PATH descriptor of DST, the directory made or found for
    ENT, for the *at calls that make its entries.  O_NOFOLLOW: a symbolic
@@ -312,13 +315,17 @@ made_dir (struct walk *w, FTSENT *ent, struct dst_path const *dst,
   int fd = w->dir_fd[ent->fts_level];
   if (fstat (fd, &st) == 0)
     mode = st.st_mode & 07777;
-  ent->fts_number = DIR_MADE | mode;
-  if ((mode & S_IRWXU) == S_IRWXU)
-    return true;
-  /* chmod by its descriptor: the O_PATH one takes no fchmod, but its
-     /proc name leads to it and nowhere else.  */
+  /* The O_PATH descriptor takes no f*xattr or fchmod, but its /proc
+     name leads to it and nowhere else.  */
   char proc[sizeof "/proc/self/fd/" + INT_STRLEN_BOUND (int)];
   sprintf (proc, "/proc/self/fd/%d", fd);
+  /* Whether new files in it get anything from it (see dst_path).  */
+  bool inherits = ((mode & S_ISGID)
+                   || getxattr (proc, "system.posix_acl_default", NULL, 0) >= 0
+                   || (errno != ENODATA && errno != ENOTSUP));
+  ent->fts_number = DIR_MADE | (inherits ? DIR_INHERITS : 0) | mode;
+  if ((mode & S_IRWXU) == S_IRWXU)
+    return true;
   if (chmod (proc, mode | S_IRWXU) == 0
       || (errno == ENOENT
           && fchmodat (dst->dirfd, dst->rel, mode | S_IRWXU, 0) == 0))
@@ -414,9 +421,12 @@ static char *
 entry_dst (struct walk const *w, FTSENT const *ent, struct dst_path *dst)
 {
   char *name = dest_name (w, ent);
-  *dst = (struct dst_path) { parent_fd (w, ent),
-                             (ent->fts_level == FTS_ROOTLEVEL ? name
-                              : ent->fts_name), name };
+  bool top = ent->fts_level == FTS_ROOTLEVEL;
+  long parent = top ? NOT_MADE : ent->fts_parent->fts_number;
+  bool fresh = 0 < parent && (parent & DIR_MADE);
+  *dst = (struct dst_path) { parent_fd (w, ent), top ? name : ent->fts_name,
+                             name, fresh,
+                             fresh && !(parent & DIR_INHERITS) };
   return name;
 }
 
