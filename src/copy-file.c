@@ -270,6 +270,11 @@ copy_to_dest (struct copy_job *job, char const *src_name,
   bool created, kept;
   struct dest d = { .path = *dst };
   int dst_fd = open_dest (src_name, &d, job, opts, mem, &created, &kept);
+  /* A destination in a directory the walk made is on that directory's
+     device, known without a stat: the clone step may use what it
+     learned of that device.  */
+  job->clone_memo = dst->fresh && mem ? mem->clone : NULL;
+  job->dst_dev = dst->dev;
   bool ok = (dst_fd < 0 ? kept
              : copy_into (job, src_name, &d.path, dst_fd, created, opts));
   dest_free (&d);

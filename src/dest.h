@@ -35,12 +35,15 @@ struct dest
   char *own_name;    /* PATH's name when it had to be worked out */
 };
 
-/* What a run remembers across files; either may be null.  */
+struct clone_memo;
+
+/* What a run remembers across files; any may be null.  */
 struct dest_memory
 {
   struct inode_set *made;    /* files made: never overwritten */
   struct inode_set *copies;  /* -u: the destination of each source file
                                 with other names (hard links) */
+  struct clone_memo *clone;  /* the walk's filesystems cannot clone */
 };
 
 /* Decide, as cp does and in its order, what becomes of D->path before a

@@ -12,6 +12,7 @@
 
 #include <fcntl.h>
 #include <stdbool.h>
+#include <sys/types.h>
 
 struct dst_path
 {
@@ -24,10 +25,11 @@ struct dst_path
   bool plain;          /* FRESH, and a new file there inherits nothing
                           from DIRFD: neither a setgid group nor a
                           default ACL */
+  dev_t dev;           /* DIRFD's device, if FRESH */
 };
 
 /* NAME, relative to the current directory.  */
 #define DST_PATH_CWD(name) \
-  ((struct dst_path) { AT_FDCWD, (name), (name), false, false })
+  ((struct dst_path) { AT_FDCWD, (name), (name), false, false, 0 })
 
 #endif

@@ -123,6 +123,30 @@ copy_via_clone (struct ladder *l)
   return STEP_OK;
 }
 
+/* Whether JOB's clone need not be tried: an earlier file of the same
+   source filesystem could not be cloned into the same destination
+   filesystem for a reason of the filesystems', not of the file.  Not
+   under --reflink=always, whose failures are each reported.  */
+static bool
+clone_known_unsupported (struct copy_job const *job,
+                         struct fcopy_options const *opts)
+{
+  struct clone_memo const *m = job->clone_memo;
+  return (m && m->known && m->src_dev == job->src_st->st_dev
+          && m->dst_dev == job->dst_dev
+          && opts->reflink != REFLINK_ALWAYS && !job->range);
+}
+
+static void
+remember_no_clone (struct copy_job const *job)
+{
+  struct clone_memo *m = job->clone_memo;
+  if (m && !job->range
+      && (errno == EOPNOTSUPP || errno == ENOTTY || errno == ENOSYS
+          || errno == EXDEV))
+    *m = (struct clone_memo) { true, job->src_st->st_dev, job->dst_dev };
+}
+
 /* Step 1 in range mode, under --reflink=always only: FICLONERANGE.
    Elsewhere copy_file_range reflinks aligned ranges by itself.  */
 static enum step_result
@@ -504,12 +528,16 @@ copy_data (struct copy_job const *job, struct fcopy_options const *opts,
   else if ((!job->dst_empty || job->range)
            && opts->reflink != REFLINK_ALWAYS)
     report->clone = STEP_AVOIDED;
+  else if (clone_known_unsupported (job, opts))
+    report->clone = STEP_UNSUPPORTED;
   else
     {
       enum step_result res = (job->range ? copy_via_clone_range (&l)
                               : copy_via_clone (&l));
       report->clone = (res == STEP_OK ? STEP_DONE
                        : res == STEP_NO ? STEP_UNSUPPORTED : STEP_FAILED);
+      if (res == STEP_NO)
+        remember_no_clone (job);
       if (res == STEP_OK)
         return true;
       if (res == STEP_ERR || opts->reflink == REFLINK_ALWAYS)

@@ -11,11 +11,22 @@
 #include <sys/stat.h>
 #include "options.h"
 
+/* What the clone step learned about a pair of filesystems, kept across
+   files: a source device whose files a destination device could not
+   clone (EOPNOTSUPP, EXDEV...).  */
+struct clone_memo
+{
+  bool known;
+  dev_t src_dev, dst_dev;
+};
+
 struct copy_job
 {
   int src_fd, dst_fd;
   struct stat const *src_st;   /* from the caller's fstat, not taken again */
   bool dst_empty;              /* dst was created or truncated by the caller */
+  struct clone_memo *clone_memo;  /* or null */
+  dev_t dst_dev;               /* the destination's device, with CLONE_MEMO */
 
   /* Range mode: copy LEN bytes from SRC_OFF to DST_OFF, leaving the rest
      of the destination as it is; holes are not looked for.  */

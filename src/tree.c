@@ -39,6 +39,7 @@ tree_init (struct tree_copy *t, struct fcopy_options const *opts,
            bool many_sources)
 {
   *t = (struct tree_copy) { .opts = opts };
+  t->mem.clone = &t->clone;
   /* A walk holds a descriptor for each level of the destination it is
      in: let it have as many as the hard limit allows.  */
   struct rlimit r;
@@ -78,6 +79,7 @@ struct walk
   int *dir_fd;                  /* dir_fd[L]: the destination directory of
                                    the directory being copied at level L,
                                    opened O_PATH | O_NOFOLLOW */
+  dev_t *dir_dev;                /* dir_dev[L]: its device, if made */
   size_t dir_fd_alloc;
 };
 
@@ -297,6 +299,8 @@ hold_dir (struct walk *w, FTSENT const *ent, struct dst_path const *dst)
       w->dir_fd_alloc = level + 16;
       w->dir_fd = xreallocarray (w->dir_fd, w->dir_fd_alloc,
                                  sizeof *w->dir_fd);
+      w->dir_dev = xreallocarray (w->dir_dev, w->dir_fd_alloc,
+                                  sizeof *w->dir_dev);
       for (size_t i = old; i < w->dir_fd_alloc; i++)
         w->dir_fd[i] = -1;
     }
@@ -315,6 +319,7 @@ made_dir (struct walk *w, FTSENT *ent, struct dst_path const *dst,
   int fd = w->dir_fd[ent->fts_level];
   if (fstat (fd, &st) == 0)
     mode = st.st_mode & 07777;
+  w->dir_dev[ent->fts_level] = st.st_dev;
   /* The O_PATH descriptor takes no f*xattr or fchmod, but its /proc
      name leads to it and nowhere else.  */
   char proc[sizeof "/proc/self/fd/" + INT_STRLEN_BOUND (int)];
@@ -426,7 +431,8 @@ entry_dst (struct walk const *w, FTSENT const *ent, struct dst_path *dst)
   bool fresh = 0 < parent && (parent & DIR_MADE);
   *dst = (struct dst_path) { parent_fd (w, ent), top ? name : ent->fts_name,
                              name, fresh,
-                             fresh && !(parent & DIR_INHERITS) };
+                             fresh && !(parent & DIR_INHERITS),
+                             fresh ? w->dir_dev[ent->fts_level - 1] : 0 };
   return name;
 }
 
@@ -581,7 +587,8 @@ copy_tree (struct tree_copy *t, char const *src_name, char const *dst_name)
       return false;
     }
   /* src_root_len: until the root is read.  */
-  struct walk w = { t, src_name, dst_name, strlen (src_name), NULL, 0 };
+  struct walk w = { t, src_name, dst_name, strlen (src_name), NULL, NULL,
+                    0 };
   bool ok = true;
   FTSENT *ent;
   while ((ent = fts_read (fts)) != NULL)
@@ -596,5 +603,6 @@ copy_tree (struct tree_copy *t, char const *src_name, char const *dst_name)
     if (0 <= w.dir_fd[i])
       close (w.dir_fd[i]);
   free (w.dir_fd);
+  free (w.dir_dev);
   return ok;
 }

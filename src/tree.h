@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include "dest.h"
+#include "engine.h"
 #include "inode-set.h"
 #include "options.h"
 
@@ -14,6 +15,7 @@ struct tree_copy
   struct fcopy_options const *opts;
   struct inode_set *links;    /* --preserve=links and -u: first copy of
                                  each file with several names */
+  struct clone_memo clone;    /* what FICLONE said in a walk */
   struct dest_memory mem;     /* files made, never to be overwritten;
                                  -u's copies (links again) */
   struct inode_set *sources;  /* operands seen, to warn of repeats */

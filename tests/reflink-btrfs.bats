@@ -53,3 +53,7 @@ teardown_file ()
 @test "btrfs: empty and small files" {
   reflink_small
 }
+
+@test "btrfs: a tree: every file cloned" {
+  reflink_tree_each_cloned
+}

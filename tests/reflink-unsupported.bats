@@ -137,3 +137,21 @@ never_copies ()
 @test "tmpfs: --reflink=never copies" {
   never_copies "$TMPFS"
 }
+
+@test "ext4: a tree tries FICLONE once per pair of file systems, each file still copied" {
+  need_shim
+  enter "$EXT4"
+  mkdir -p t/a t/b
+  local f
+  for f in t/a/1 t/a/2 t/b/3 t/b/4 t/5; do make_random "$f" 5000; done
+  export FCOPY_SHIM_LOG=$PWD/log
+  fcopy_fault '' -r --debug t out >debug
+  assert_equal "$(shim_count log ficlone)" 1 "FICLONE calls"
+  assert_equal "$(grep -c 'reflink: unsupported, copy offload: yes' debug)" 5 "debug lines"
+  diff -r t out
+  # --reflink=always still tries (and fails) each file.
+  rm -f log
+  run fcopy_fault '' -r --reflink=always t out2
+  assert_status 1
+  assert_equal "$(shim_count log ficlone)" 5 "FICLONE calls under always"
+}

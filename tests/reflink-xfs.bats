@@ -53,3 +53,7 @@ teardown_file ()
 @test "xfs: empty and small files" {
   reflink_small
 }
+
+@test "xfs: a tree: every file cloned" {
+  reflink_tree_each_cloned
+}

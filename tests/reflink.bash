@@ -135,3 +135,20 @@ reflink_small ()
     rm small.copy
   done
 }
+
+# reflink_tree_each_cloned: a tree copied with -r: every file cloned
+# (one FICLONE each: nothing remembered as refused), all shared.
+reflink_tree_each_cloned ()
+{
+  need_shim
+  mkdir -p t/a t/b
+  local f
+  for f in a/1 a/2 b/3 5; do make_random "t/$f" $((64 * 1024 + 5)); done
+  export FCOPY_SHIM_LOG=$PWD/log
+  fcopy_fault '' -r t out
+  assert_equal "$(shim_count log ficlone)" 4 "FICLONE calls"
+  for f in a/1 a/2 b/3 5; do
+    assert_same "t/$f" "out/$f"
+    same_physical "t/$f" "out/$f"
+  done
+}
