@@ -108,43 +108,55 @@ compare_chunk (struct deduper *d, struct pair const *p, struct span const *sp,
   return PAIR_DIFFER;
 }
 
-/* Have the kernel start reading the blocks of regular file NAME that
-   compare_pair reads first, and return at once.  */
-static void
-prefetch_file (char const *name)
+/* Open regular file NAME read-only, or return -1.  Open nothing else:
+   opening a FIFO or a device may do something.  */
+static int
+open_regular (char const *name, struct stat *st)
 {
-  struct stat st;
-  /* Open nothing but a regular file: opening a FIFO or a device may
-     do something.  */
-  if (stat (name, &st) != 0 || !S_ISREG (st.st_mode))
-    return;
+  if (stat (name, st) != 0 || !S_ISREG (st->st_mode))
+    return -1;
   int fd = open (name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-  if (fd < 0)
-    return;
-  if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode))
+  if (0 <= fd && (fstat (fd, st) != 0 || !S_ISREG (st->st_mode)))
     {
-      /* The last block, then the first chunk: the order of the reads.  */
-      off_t len = MIN (st.st_size, COMPARE_CHUNK);
-      if (len < st.st_size)
-        posix_fadvise (fd, st.st_size - TAIL_BLOCK, TAIL_BLOCK,
-                       POSIX_FADV_WILLNEED);
-      for (off_t pos = 0; pos < len; pos += PREFETCH_STEP)
-        posix_fadvise (fd, pos, MIN (len - pos, PREFETCH_STEP),
-                       POSIX_FADV_WILLNEED);
+      close (fd);
+      fd = -1;
     }
-  close (fd);
+  return fd;
 }
 
-/* Start reading the pair that dedupe_read_ahead named, if any: the
-   disk then works on it while the kernel compares the current pair.  */
+/* Have the kernel start reading the blocks of FD (of SIZE bytes) that
+   compare_pair reads first, and return at once.  */
+static void
+prefetch (int fd, off_t size)
+{
+  /* The last block, then the first chunk: the order of the reads.  */
+  off_t len = MIN (size, COMPARE_CHUNK);
+  if (len < size)
+    posix_fadvise (fd, size - TAIL_BLOCK, TAIL_BLOCK, POSIX_FADV_WILLNEED);
+  for (off_t pos = 0; pos < len; pos += PREFETCH_STEP)
+    posix_fadvise (fd, pos, MIN (len - pos, PREFETCH_STEP),
+                   POSIX_FADV_WILLNEED);
+}
+
+/* Start reading the pair that dedupe_read_ahead named, if it is to be
+   compared: the disk then works on it while the kernel compares the
+   current pair.  A pair of other sizes, or already shared, is not read
+   at all, so a rerun stays fast.  */
 static void
 prefetch_next (struct deduper *d)
 {
-  if (d->next_src && !d->opts->range)
-    {
-      prefetch_file (d->next_src);
-      prefetch_file (d->next_dst);
-    }
+  struct stat st[2];
+  int fd[2] = { -1, -1 };
+  if (d->next_src && !d->opts->range
+      && 0 <= (fd[0] = open_regular (d->next_src, &st[0]))
+      && 0 <= (fd[1] = open_regular (d->next_dst, &st[1]))
+      && st[0].st_size == st[1].st_size
+      && !extents_shared (fd[0], fd[1]))
+    for (int i = 0; i < 2; i++)
+      prefetch (fd[i], st[i].st_size);
+  for (int i = 0; i < 2; i++)
+    if (0 <= fd[i])
+      close (fd[i]);
   d->next_src = d->next_dst = NULL;
 }
 
