@@ -31,12 +31,14 @@ struct pair
   bool dst_rw;       /* DST had to be reopened for writing */
 };
 
-/* The state kept across pairs: two compare buffers and the counts.  */
+/* The state kept across pairs: two compare buffers, the counts, and the
+   pair to read ahead.  */
 struct deduper
 {
   struct fcopy_options const *opts;
   struct dedupe_stats stats;
   char *buf[2];
+  char const *next_src, *next_dst;
 };
 
 bool deduper_init (struct deduper *d, struct fcopy_options const *opts);
@@ -45,6 +47,13 @@ void deduper_free (struct deduper *d);
 /* Deduplicate DST_NAME against SRC_NAME, count the outcome, report.  */
 void dedupe_pair (struct deduper *d, char const *src_name,
                   char const *dst_name);
+
+/* Name the pair that comes after the one of the next dedupe_pair call
+   (NULL: none).  That call starts reading it when done with its own
+   reads, so that the disk works on it while the kernel compares.  The
+   names must stay valid during that call.  */
+void dedupe_read_ahead (struct deduper *d, char const *src_name,
+                        char const *dst_name);
 
 /* 0 all pairs shared, 1 some differed or were skipped, 2 some failed.  */
 int dedupe_exit_status (struct dedupe_stats const *s);

@@ -158,14 +158,39 @@ next_record (FILE *list, char **line, size_t *size, bool null_sep)
   return len;
 }
 
+/* A pair read from a list, not yet deduplicated.  */
+struct pending
+{
+  char *src, *dst;
+};
+
+/* Deduplicate the pending pair *P, if any, with NEXT read ahead (NULL
+   names: nothing); then NEXT is pending.  */
+static void
+advance (struct deduper *d, struct pending *p, struct pending next)
+{
+  if (p->dst)
+    {
+      dedupe_read_ahead (d, next.src, next.dst);
+      dedupe_pair (d, p->src, p->dst);
+    }
+  free (p->src);
+  free (p->dst);
+  *p = next;
+}
+
 /* Deduplicate the pairs or groups that LIST (named LIST_NAME) holds:
    SRC, DST, SRC, DST... or groups whose first name is the source of
    the others, ended by an empty record.  A bad record stops the reading:
-   pairs before it are done, none after it is touched.  */
+   pairs before it are done, none after it is touched.
+   A pair is deduplicated only once the next one is read, so that it can
+   be read ahead (dedupe_read_ahead); every message about the list still
+   comes after the pairs before it are done.  */
 static bool
 read_list (struct deduper *d, FILE *list, char const *list_name, bool groups)
 {
   char *line = NULL, *src = NULL;
+  struct pending pending = { NULL, NULL };
   size_t size = 0;
   uintmax_t record = 0;
   ssize_t len;
@@ -181,6 +206,7 @@ read_list (struct deduper *d, FILE *list, char const *list_name, bool groups)
         }
       else if (len == 0 || strlen (line) != (size_t) len)
         {
+          advance (d, &pending, (struct pending) { NULL, NULL });
           error (0, 0, "%s: record %ju: %s", quoteaf (list_name), record,
                  len ? "file name with a NUL byte" : "empty file name");
           ok = false;
@@ -189,7 +215,8 @@ read_list (struct deduper *d, FILE *list, char const *list_name, bool groups)
         src = xstrdup (line);
       else
         {
-          dedupe_pair (d, src, line);
+          advance (d, &pending,
+                   (struct pending) { xstrdup (src), xstrdup (line) });
           if (!groups)
             {
               free (src);
@@ -197,6 +224,7 @@ read_list (struct deduper *d, FILE *list, char const *list_name, bool groups)
             }
         }
     }
+  advance (d, &pending, (struct pending) { NULL, NULL });
   if (ok && ferror (list))
     {
       error (0, errno, "error reading %s", quoteaf (list_name));
