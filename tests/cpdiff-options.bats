@@ -344,3 +344,12 @@ scene_parents ()
   CPDIFF_STDIN=$BATS_TEST_TMPDIR/yy run_both_tree -aiv src/. dst
   run_both_tree -anv src/. dst
 }
+
+@test "as nobody: an unreadable file and an unwritable directory fail, the rest is copied, exit 1" {
+  scene () {
+    make_tree src && mkdir -p out/src/sub && give out out/src out/src/sub &&
+      chmod 0555 out/src/sub
+  }
+  as_user nobody run_both_tree -r src out
+  as_user nobody run_both_tree -rv src/. out/src
+}
