@@ -28,9 +28,11 @@ char const version_etc_copyright[] =
 
 enum
 {
-  ATTRIBUTES_ONLY_OPTION = CHAR_MAX + 1,
+  ATOMIC_OPTION = CHAR_MAX + 1,
+  ATTRIBUTES_ONLY_OPTION,
   COPY_CONTENTS_OPTION,
   DEBUG_OPTION,
+  FSYNC_OPTION,
   DEDUPE_OPTION,
   DST_OFFSET_OPTION,
   GROUPS_FROM_OPTION,
@@ -53,6 +55,7 @@ enum
 static struct option const long_options[] =
 {
   {"archive", no_argument, NULL, 'a'},
+  {"atomic", no_argument, NULL, ATOMIC_OPTION},
   {"attributes-only", no_argument, NULL, ATTRIBUTES_ONLY_OPTION},
   {"backup", optional_argument, NULL, 'b'},
   {"context", optional_argument, NULL, 'Z'},
@@ -62,6 +65,7 @@ static struct option const long_options[] =
   {"dereference", no_argument, NULL, 'L'},
   {"dst-offset", required_argument, NULL, DST_OFFSET_OPTION},
   {"force", no_argument, NULL, 'f'},
+  {"fsync", no_argument, NULL, FSYNC_OPTION},
   {"groups-from", required_argument, NULL, GROUPS_FROM_OPTION},
   {"interactive", no_argument, NULL, 'i'},
   {"keep-directory-symlink", no_argument, NULL,
@@ -213,6 +217,16 @@ Mandatory arguments to long options are mandatory for short options too.\n\
       --version                output version information and exit\n\
 \n", stdout);
   fputs ("\
+Backups (see BACKUPS in fcopy(1)):\n\
+      --atomic                 write each regular file to a temporary in its\n\
+                                 directory and rename it over DEST when it\n\
+                                 is complete: DEST is the old file or the\n\
+                                 whole new one, also after a failure or a\n\
+                                 signal\n\
+      --fsync                  sync each file (before the rename, with\n\
+                                 --atomic) and each changed directory to\n\
+                                 disk before going on\n\
+\n\
 Deduplication (FIDEDUPERANGE; the kernel compares the bytes):\n\
       --dedupe                 make each identical DEST share SOURCE's extents\n\
   -r, -R, --recursive          pair the files of two trees by relative name\n\
@@ -441,6 +455,8 @@ parse_fcopy_option (int c, struct fcopy_options *opts, struct command *cmd)
   switch (c)
     {
     case '0': opts->null_sep = true; break;
+    case ATOMIC_OPTION: opts->atomic = true; break;
+    case FSYNC_OPTION: opts->fsync = true; break;
     case DEBUG_OPTION: opts->debug = true; break;
     case DEDUPE_OPTION: opts->dedupe = true; break;
     case GROUPS_FROM_OPTION: set_list (cmd, optarg, true); break;
@@ -526,6 +542,12 @@ check_options (struct fcopy_options const *opts, struct command const *cmd,
   if (!opts->dedupe && (cmd->list || opts->stats || opts->null_sep))
     usage_error ("--pairs-from, --groups-from, -0 and --stats "
                  "work with --dedupe only");
+  if ((opts->atomic || opts->fsync) && opts->dedupe)
+    usage_error ("--atomic and --fsync copy files; --dedupe copies none");
+  if (opts->atomic && (opts->range || opts->attributes_only))
+    usage_error ("--atomic replaces whole files: it cannot be combined with "
+                 "--src-offset, --dst-offset, --length or "
+                 "--attributes-only");
   if (opts->range && (cmd->list || opts->recursive || opts->parents
                       || opts->link != LINK_NONE || opts->attributes_only))
     usage_error ("--src-offset, --dst-offset and --length take one pair "

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "acl.h"
+#include "atomic.h"
 #include "dest.h"
 #include "error.h"
 #include "metadata.h"
@@ -19,6 +21,8 @@
 #include "quote-name.h"
 #include "report.h"
 #include "same-inode.h"
+#include "stat-time.h"
+#include "timespec.h"
 
 /* Open SRC_NAME for reading and fstat it.  O_NONBLOCK: opening a FIFO
    must not hang before we know what it is; it is cleared again for
@@ -220,14 +224,40 @@ plan_range (struct copy_job *job, struct fcopy_options const *opts,
             (intmax_t) opts->length);
 }
 
-/* Copy JOB's data into DST_FD, open on DST_NAME (CREATED if it is
-   new), give it its metadata and close it.  */
+/* --fsync: sync the file FD (NAME) to disk.  A failed fsync is not
+   retried and trusted: the data may be lost.  */
+static bool
+sync_file (int fd, char const *name)
+{
+  if (fsync (fd) == 0)
+    return true;
+  error (0, errno, "failed to sync %s", quoteaf (name));
+  return false;
+}
+
+/* Whether the source changed while it was read: its size, modification
+   or change time is not what it was when it was opened.  Say so.  */
+static bool
+source_changed (struct copy_job const *job, char const *src_name)
+{
+  struct stat const *old = job->src_st;
+  struct stat st;
+  if (!S_ISREG (old->st_mode) || fstat (job->src_fd, &st) != 0
+      || (st.st_size == old->st_size
+          && timespec_cmp (get_stat_mtime (&st), get_stat_mtime (old)) == 0
+          && timespec_cmp (get_stat_ctime (&st), get_stat_ctime (old)) == 0))
+    return false;
+  error (0, 0, "%s: file changed as we read it", quotef (src_name));
+  return true;
+}
+
+/* Copy JOB's data into DST_FD, open on DST (CREATED if it is new), and
+   give it its metadata; *FAILURE tells which step failed.  */
 static bool
 copy_into (struct copy_job *job, char const *src_name,
            struct dst_path const *dst, int dst_fd, bool created,
-           struct fcopy_options const *opts)
+           struct fcopy_options const *opts, enum copy_failure *failure)
 {
-  char const *dst_name = dst->name;
   job->dst_fd = dst_fd;
   job->dst_empty = created || (opts->reflink != REFLINK_ALWAYS && !job->range);
   struct copy_report report = { 0 };
@@ -235,50 +265,120 @@ copy_into (struct copy_job *job, char const *src_name,
      length of 0 to mean "up to the end".  */
   bool ok = ((job->range && job->len == 0) || opts->attributes_only
              || copy_data (job, opts, &report));
+  *failure = report.failure;
   if (!ok)
-    report_failure (job, report.failure, src_name, dst_name);
+    report_failure (job, report.failure, src_name, dst->name);
   else
     {
       struct meta_job meta = { job->src_fd, dst_fd, src_name, *dst,
                                job->src_st, created,
                                creation_mode (job->src_st, opts) };
       ok = copy_metadata (&meta, opts);
+      /* Not in range mode, where SOURCE may be DEST itself.  */
+      ok &= (opts->attributes_only || job->range
+             || !source_changed (job, src_name));
     }
   if (opts->debug)
-    report_debug (src_name, dst_name, &report);
-
-  if (close (dst_fd) != 0 && ok)
-    {
-      error (0, errno, "failed to close %s", quoteaf (dst_name));
-      ok = false;
-    }
-  /* Under --reflink=always nothing was written when the clone failed:
-     take back a file we made, leave one that was there.  */
-  if (!ok && created && report.failure == FAILED_CLONE
-      && unlinkat (dst->dirfd, dst->rel, 0) != 0)
-    error (0, errno, "cannot remove %s", quoteaf (dst_name));
+    report_debug (src_name, dst->name, &report);
   return ok;
 }
 
 /* Open the destination and copy JOB (the open source and, in range
-   mode, the range) into it.  */
+   mode, the range) into it, in place.  */
+static bool
+copy_in_place (struct copy_job *job, char const *src_name,
+               struct dst_path const *dst, struct fcopy_options const *opts,
+               struct dest_memory const *mem)
+{
+  bool created, kept;
+  struct dest d = { .path = *dst };
+  int dst_fd = open_dest (src_name, &d, job, opts, mem, &created, &kept);
+  bool ok = kept;
+  if (0 <= dst_fd)
+    {
+      enum copy_failure failure;
+      ok = copy_into (job, src_name, &d.path, dst_fd, created, opts,
+                      &failure);
+      ok &= !opts->fsync || sync_file (dst_fd, d.path.name);
+      if (close (dst_fd) != 0 && ok)
+        {
+          error (0, errno, "failed to close %s", quoteaf (d.path.name));
+          ok = false;
+        }
+      /* Under --reflink=always nothing was written when the clone
+         failed: take back a file we made, leave one that was there.  */
+      if (!ok && created && failure == FAILED_CLONE
+          && unlinkat (d.path.dirfd, d.path.rel, 0) != 0)
+        error (0, errno, "cannot remove %s", quoteaf (d.path.name));
+      if (ok && created && opts->fsync && d.path.dirfd == AT_FDCWD)
+        ok = sync_parent (AT_FDCWD, d.path.rel, d.path.name);
+    }
+  dest_free (&d);
+  return ok;
+}
+
+/* --atomic, where DEST existed (D): the copy gets its old mode and ACL,
+   and its owner where that may be given, unless those are preserved
+   from the source; as a copy written in place would keep them.  */
+static bool
+keep_dest_attributes (struct dest const *d, int fd,
+                      struct fcopy_options const *opts)
+{
+  if (!opts->preserve_ownership)
+    (void) !fchown (fd, d->st.st_uid, d->st.st_gid);
+  if (opts->preserve_mode
+      || qcopy_acl (d->path.name, -1, d->path.name, fd, d->st.st_mode) == 0)
+    return true;
+  error (0, errno, "setting permissions for %s", quoteaf (d->path.name));
+  return false;
+}
+
+/* --atomic: copy JOB into a temporary in DST's directory and rename it
+   over DST once complete; on any failure DST is as it was.  */
+static bool
+copy_atomically (struct copy_job *job, char const *src_name,
+                 struct dst_path const *dst, struct fcopy_options const *opts,
+                 struct dest_memory const *mem)
+{
+  struct dest d = { .path = *dst };
+  enum dest_verdict v = prepare_dest (&d, src_name, job->src_st,
+                                      DEST_FOLLOW | DEST_ATOMIC, mem, opts);
+  bool ok = v == DEST_KEEP;
+  if (v == DEST_ABSENT || v == DEST_EXISTS)
+    {
+      if (opts->verbose && !opts->debug)
+        report_dest (src_name, &d);
+      struct temp_file t;
+      int fd = temp_create (&t, &d.path, creation_mode (job->src_st, opts));
+      enum copy_failure failure;
+      ok = (0 <= fd
+            && copy_into (job, src_name, &d.path, fd, true, opts, &failure)
+            && (v == DEST_ABSENT || keep_dest_attributes (&d, fd, opts)));
+      struct stat st;
+      if (ok && mem && mem->made && fstat (fd, &st) == 0)
+        inode_set_add (mem->made, &st, d.path.name);
+      if (ok)
+        ok = temp_commit (&t, &d.path, d.backup, opts);
+      else if (0 <= fd)
+        temp_discard (&t);
+    }
+  dest_free (&d);
+  return ok;
+}
+
+/* Copy JOB to DST, in place or, with --atomic, through a temporary.
+   A destination in a directory the walk made is on that directory's
+   device, known without a stat: the clone step may use what it learned
+   of that device.  */
 static bool
 copy_to_dest (struct copy_job *job, char const *src_name,
               struct dst_path const *dst, struct fcopy_options const *opts,
               struct dest_memory const *mem)
 {
-  bool created, kept;
-  struct dest d = { .path = *dst };
-  int dst_fd = open_dest (src_name, &d, job, opts, mem, &created, &kept);
-  /* A destination in a directory the walk made is on that directory's
-     device, known without a stat: the clone step may use what it
-     learned of that device.  */
   job->clone_memo = dst->fresh && mem ? mem->clone : NULL;
   job->dst_dev = dst->dev;
-  bool ok = (dst_fd < 0 ? kept
-             : copy_into (job, src_name, &d.path, dst_fd, created, opts));
-  dest_free (&d);
-  return ok;
+  return (opts->atomic ? copy_atomically : copy_in_place) (job, src_name, dst,
+                                                          opts, mem);
 }
 
 bool

@@ -130,6 +130,29 @@ back_up (struct dest *d, char const *src_name, struct stat const *src_st,
   return DEST_ABSENT;
 }
 
+/* --atomic: work out the name of D's backup, to be made when the copy
+   is put in place, not now.  */
+static enum dest_verdict
+name_backup (struct dest *d, char const *src_name, struct stat const *src_st,
+             struct fcopy_options const *opts)
+{
+  if (opts->backup == no_backups)
+    return DEST_EXISTS;
+  if (source_is_backup (src_name, src_st, d))
+    {
+      error (0, 0, "backing up %s might destroy source;  %s not copied",
+             quoteaf_n (0, d->path.name), quoteaf_n (1, src_name));
+      return DEST_FAILED;
+    }
+  char *backup = find_backup_file_name (d->path.dirfd, d->path.rel,
+                                        opts->backup);
+  char const *base = last_component (d->path.name);
+  d->backup = xasprintf ("%.*s%s", (int) (base - d->path.name),
+                         d->path.name, last_component (backup));
+  free (backup);
+  return DEST_EXISTS;
+}
+
 /* Remove D, saying so with -v.  */
 static enum dest_verdict
 remove_dest (struct dest const *d, struct fcopy_options const *opts)
@@ -268,6 +291,8 @@ prepare_dest (struct dest *d, char const *src_name,
              quoteaf_n (0, d->path.name), quoteaf_n (1, src_name));
       return DEST_FAILED;
     }
+  if (flags & DEST_ATOMIC)
+    return name_backup (d, src_name, src_st, opts);
   if (opts->backup != no_backups)
     return back_up (d, src_name, src_st, opts);
   /* --preserve=links: a destination linked elsewhere is replaced, not

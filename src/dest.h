@@ -23,8 +23,11 @@ enum
 {
   DEST_FOLLOW = 1,   /* stat the name, not lstat: data goes through links */
   DEST_SAME_OK = 2,  /* the source may be the destination (apart ranges) */
-  DEST_REPLACE = 4   /* a new file is made in its place: remove what is
+  DEST_REPLACE = 4,  /* a new file is made in its place: remove what is
                         there (links, FIFOs, devices, as cp) */
+  DEST_ATOMIC = 8    /* --atomic: the copy will be renamed over it: do not
+                        remove it nor back it up now, but name the
+                        backup in BACKUP */
 };
 
 struct dest

@@ -28,6 +28,7 @@
 #include "quote-name.h"
 #include "report.h"
 #include "same-inode.h"
+#include "signals.h"
 #include "tree.h"
 #include "xalloc.h"
 
@@ -256,6 +257,8 @@ main (int argc, char **argv)
 
   parse_command_line (argc, argv, &opts, &cmd);
   struct fcopy_options const *const o = &opts;
+  if (o->atomic)
+    catch_signals ();
 
   if (o->dedupe)
     return run_dedupe (o, &cmd);

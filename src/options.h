@@ -77,6 +77,8 @@ struct fcopy_options
   bool copy_contents;           /* --copy-contents: -r reads specials */
   bool parents;                 /* --parents: DIR/SOURCE as given */
   bool keep_directory_symlink;  /* a dst symlink to a dir is entered */
+  bool atomic;       /* --atomic: files renamed into place when complete */
+  bool fsync;        /* --fsync: files and changed directories synced */
 
   /* -p, --preserve[=LIST], --no-preserve=LIST */
   bool preserve_mode, preserve_ownership, preserve_timestamps;

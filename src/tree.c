@@ -20,6 +20,7 @@
 #include <sys/resource.h>
 #include <sys/xattr.h>
 
+#include "atomic.h"
 #include "copy-file.h"
 #include "dest.h"
 #include "dirname.h"
@@ -392,7 +393,7 @@ leave_dir (struct walk *w, FTSENT const *ent, struct dst_path const *dst)
   int held_fd = w->dir_fd[ent->fts_level];
   w->dir_fd[ent->fts_level] = -1;
   if (!created && !opts->preserve_mode && !opts->preserve_timestamps
-      && !opts->preserve_ownership && !opts->preserve_xattr)
+      && !opts->preserve_ownership && !opts->preserve_xattr && !opts->fsync)
     {
       close (held_fd);
       return true;
@@ -413,6 +414,15 @@ leave_dir (struct walk *w, FTSENT const *ent, struct dst_path const *dst)
                             ent->fts_statp, created,
                             ent->fts_number & 07777 };
       ok = copy_metadata (&m, opts);
+      /* --fsync: each directory once, after its last change; the
+         operand's also in its parent.  */
+      if (opts->fsync && fsync (dst_fd) != 0)
+        {
+          error (0, errno, "failed to sync %s", quoteaf (dst->name));
+          ok = false;
+        }
+      if (opts->fsync && created && ent->fts_level == FTS_ROOTLEVEL)
+        ok &= sync_parent (dst->dirfd, dst->rel, dst->name);
     }
   if (0 <= src_fd)
     close (src_fd);

@@ -13,12 +13,17 @@
               | splice | read | write | open | ftruncate | fsync | fdatasync
               | close | fstat | lseek | pwrite | pread | fchmod | fchown
               | futimens | fsetxattr | linkat | renameat
+              | tmpfile (an open with O_TMPFILE; also counted as open)
      WHEN   = N (only the Nth call, 1-based) | N+ (the Nth and later) | *
      ACTION = an errno name (EIO, ENOSPC, ...) or a number: the call is not
               made and returns -1 with that errno
             | short    clamp the byte count to min (count, 4099), then call
             | short=K  clamp the byte count to K, then call
             | zero     return 0 without calling (EOF for read-like calls)
+            | stall    wait for a signal, for ever (the call is not made)
+            | stall=S  wait S seconds (signals may come), then make the call
+   With stall, FCOPY_SHIM_STALLED=FILE is created when the wait starts, so
+   that a test knows when to send its signal.
    FCOPY_SHIM_LOG=FILE appends one line "NAME" per intercepted call.
    FCOPY_SHIM_HOOK_ON=SUFFIX with FCOPY_SHIM_HOOK=COMMAND: before the first
    open whose file name ends in SUFFIX, run COMMAND with sh -c (without
@@ -53,6 +58,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -72,7 +78,7 @@ enum counter
   C_FICLONE, C_FICLONERANGE, C_FIDEDUPERANGE, C_IOCTL, C_COPY_FILE_RANGE,
   C_SPLICE, C_READ, C_WRITE, C_OPEN, C_FTRUNCATE, C_FSYNC, C_FDATASYNC,
   C_CLOSE, C_FSTAT, C_LSEEK, C_PWRITE, C_PREAD, C_FCHMOD, C_FCHOWN,
-  C_FUTIMENS, C_FSETXATTR, C_LINKAT, C_RENAMEAT, C_COUNT
+  C_FUTIMENS, C_FSETXATTR, C_LINKAT, C_RENAMEAT, C_TMPFILE, C_COUNT
 };
 
 static char const *const counter_name[C_COUNT] =
@@ -80,7 +86,7 @@ static char const *const counter_name[C_COUNT] =
   "ficlone", "ficlonerange", "fideduperange", "ioctl", "copy_file_range",
   "splice", "read", "write", "open", "ftruncate", "fsync", "fdatasync",
   "close", "fstat", "lseek", "pwrite", "pread", "fchmod", "fchown",
-  "futimens", "fsetxattr", "linkat", "renameat"
+  "futimens", "fsetxattr", "linkat", "renameat", "tmpfile"
 };
 
 /* Which counters take a byte count that "short" can clamp.  */
@@ -91,7 +97,7 @@ has_count (enum counter c)
           || c == C_SPLICE || c == C_PREAD || c == C_PWRITE);
 }
 
-enum action_kind { ACT_ERRNO, ACT_SHORT, ACT_ZERO };
+enum action_kind { ACT_ERRNO, ACT_SHORT, ACT_ZERO, ACT_STALL };
 
 struct fault
 {
@@ -101,6 +107,7 @@ struct fault
   enum action_kind kind;
   int err;                      /* ACT_ERRNO */
   size_t clamp;                 /* ACT_SHORT */
+  unsigned long seconds;        /* ACT_STALL; 0 = for ever */
 };
 
 /* A test names a handful of faults; more is a mistake in the test.  */
@@ -210,6 +217,15 @@ parse_one (char const *spec, struct fault *f)
   char const *action_end = action + strlen (action);
   if (strcmp (action, "zero") == 0)
     f->kind = ACT_ZERO;
+  else if (strcmp (action, "stall") == 0
+           || strncmp (action, "stall=", 6) == 0)
+    {
+      f->kind = ACT_STALL;
+      f->seconds = 0;
+      if (action[5] == '='
+          && !parse_ulong (action + 6, action_end, &f->seconds))
+        bad_spec (spec, "stall=S needs S >= 1");
+    }
   else if (strcmp (action, "short") == 0
            || strncmp (action, "short=", 6) == 0)
     {
@@ -301,10 +317,34 @@ check (enum counter c)
 
 /* Apply V to a call whose result is an int or ssize_t; true if the real
    call must be skipped, with *RESULT to return.  */
+/* ACT_STALL: say so in FCOPY_SHIM_STALLED, then wait.  */
+static void
+stall (struct fault const *f)
+{
+  int saved_errno = errno;
+  char const *flag = getenv ("FCOPY_SHIM_STALLED");
+  if (flag && *flag)
+    {
+      long fd = syscall (SYS_openat, AT_FDCWD, flag,
+                         O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+      if (0 <= fd)
+        syscall (SYS_close, fd);
+    }
+  if (!f->seconds)
+    for (;;)
+      pause ();
+  struct timespec left = { (time_t) f->seconds, 0 };
+  while (nanosleep (&left, &left) != 0 && errno == EINTR)
+    continue;
+  errno = saved_errno;
+}
+
 static bool
 fake_result (struct verdict v, long *result)
 {
-  if (!v.hit || v.f->kind == ACT_SHORT)
+  if (v.hit && v.f->kind == ACT_STALL)
+    stall (v.f);
+  if (!v.hit || v.f->kind == ACT_SHORT || v.f->kind == ACT_STALL)
     return false;
   if (v.f->kind == ACT_ZERO)
     *result = 0;
@@ -387,6 +427,16 @@ open_mode (int flags, va_list ap)
   return 0;
 }
 
+/* An open with O_TMPFILE also counts as "tmpfile"; true if a fault makes
+   it fail (errno set).  */
+static bool
+tmpfile_fault (int flags)
+{
+  long fake;
+  return ((flags & O_TMPFILE) == O_TMPFILE
+          && fake_result (check (C_TMPFILE), &fake) && fake < 0);
+}
+
 /* FCOPY_SHIM_HOOK_ON: run FCOPY_SHIM_HOOK before opening PATH, once. */
 static void
 maybe_hook (char const *path)
@@ -417,6 +467,8 @@ open (char const *path, int flags, ...)
   va_start (ap, flags);
   mode_t mode = open_mode (flags, ap);
   va_end (ap);
+  if (tmpfile_fault (flags))
+    return -1;
   PLAIN_CALL (C_OPEN, open, path, flags, mode);
 }
 
@@ -428,6 +480,8 @@ open64 (char const *path, int flags, ...)
   va_start (ap, flags);
   mode_t mode = open_mode (flags, ap);
   va_end (ap);
+  if (tmpfile_fault (flags))
+    return -1;
   PLAIN_CALL (C_OPEN, open64, path, flags, mode);
 }
 
@@ -439,6 +493,8 @@ openat (int dir_fd, char const *path, int flags, ...)
   va_start (ap, flags);
   mode_t mode = open_mode (flags, ap);
   va_end (ap);
+  if (tmpfile_fault (flags))
+    return -1;
   PLAIN_CALL (C_OPEN, openat, dir_fd, path, flags, mode);
 }
 
@@ -450,6 +506,8 @@ openat64 (int dir_fd, char const *path, int flags, ...)
   va_start (ap, flags);
   mode_t mode = open_mode (flags, ap);
   va_end (ap);
+  if (tmpfile_fault (flags))
+    return -1;
   PLAIN_CALL (C_OPEN, openat64, dir_fd, path, flags, mode);
 }
 

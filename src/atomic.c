@@ -1,0 +1,216 @@
+/* atomic.c -- --atomic: the destination is either the old file or the
+   complete new one, never a mix or a truncated file.
+
+   The data goes into an O_TMPFILE in the destination's directory, which
+   has no name until it is complete: a crash or a kill -9 while it is
+   written leaves nothing.  Then it is given a temporary name (linkat
+   cannot replace a name) and renamed over the destination; signals are
+   held off between the two, so a SIGINT cannot leave the name behind.
+   Where the file system has no O_TMPFILE, the temporary is created with
+   a random name (O_EXCL) from the start, and signals.c removes it if a
+   signal comes.  With --fsync the file is synced before the rename and
+   the directory after it (PostgreSQL's durable_rename; fsync(2)).  */
+
+#include <config.h>
+#include "atomic.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dirname.h"
+#include "error.h"
+#include "intprops.h"
+#include "quote-name.h"
+#include "signals.h"
+#include "tempname.h"
+
+/* The temporaries' names: hidden, recognisably fcopy's.  */
+#define TEMP_TEMPLATE ".fcopy-XXXXXX"
+
+static int
+try_create (char *name, void *arg)
+{
+  struct temp_file *t = arg;
+  t->fd = openat (t->dir_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+                  t->mode);
+  return t->fd;
+}
+
+static int
+try_link (char *name, void *arg)
+{
+  struct temp_file *t = arg;
+  char proc[sizeof "/proc/self/fd/" + INT_STRLEN_BOUND (int)];
+  sprintf (proc, "/proc/self/fd/%d", t->fd);
+  /* Through /proc, which needs no privilege; AT_EMPTY_PATH needs
+     CAP_DAC_READ_SEARCH.  */
+  int r = linkat (AT_FDCWD, proc, t->dir_fd, name, AT_SYMLINK_FOLLOW);
+  if (r != 0 && errno == ENOENT)
+    r = linkat (t->fd, "", t->dir_fd, name, AT_EMPTY_PATH);
+  return r;
+}
+
+/* Name the temporary with TRY (create it, or link it), with the signals
+   held off until signals.c knows the name.  */
+static bool
+give_name (struct temp_file *t, int (*try) (char *, void *))
+{
+  sigset_t old;
+  block_signals (&old);
+  strcpy (t->name, TEMP_TEMPLATE);
+  bool ok = 0 <= try_tempname (t->name, 0, t, try);
+  if (ok)
+    {
+      t->named = true;
+      remove_on_signal (t->dir_fd, t->name);
+    }
+  unblock_signals (&old);
+  return ok;
+}
+
+int
+temp_create (struct temp_file *t, struct dst_path const *dst, mode_t mode)
+{
+  *t = (struct temp_file) { .dir_fd = dst->dirfd, .fd = -1, .mode = mode,
+                            .base = last_component (dst->rel) };
+  if (t->base != dst->rel)
+    {
+      char *dir = dir_name (dst->rel);
+      t->dir_fd = openat (dst->dirfd, dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+      free (dir);
+      if (t->dir_fd < 0)
+        {
+          error (0, errno, "cannot open the directory of %s",
+                 quoteaf (dst->name));
+          return -1;
+        }
+      t->own_dir_fd = true;
+    }
+  t->fd = openat (t->dir_fd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
+  /* EOPNOTSUPP, EISDIR (kernels that do not know O_TMPFILE)...: a
+     temporary with a name, then.  */
+  if (t->fd < 0 && !give_name (t, try_create))
+    {
+      error (0, errno, "cannot create a temporary file for %s",
+             quoteaf (dst->name));
+      temp_discard (t);
+      return -1;
+    }
+  return t->fd;
+}
+
+void
+temp_discard (struct temp_file *t)
+{
+  sigset_t old;
+  block_signals (&old);
+  if (t->named)
+    unlinkat (t->dir_fd, t->name, 0);
+  t->named = false;
+  forget_on_signal ();
+  unblock_signals (&old);
+  if (0 <= t->fd)
+    close (t->fd);
+  t->fd = -1;
+  if (t->own_dir_fd)
+    close (t->dir_fd);
+  t->own_dir_fd = false;
+}
+
+bool
+sync_dir (int dir_fd, char const *name)
+{
+  int fd = openat (dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  bool ok = 0 <= fd && fsync (fd) == 0;
+  if (!ok)
+    error (0, errno, "failed to sync the directory of %s", quoteaf (name));
+  if (0 <= fd)
+    close (fd);
+  return ok;
+}
+
+bool
+sync_parent (int dir_fd, char const *rel, char const *name)
+{
+  char *parent = dir_name (rel);
+  int fd = openat (dir_fd, parent, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  free (parent);
+  bool ok = 0 <= fd && sync_dir (fd, name);
+  if (fd < 0)
+    error (0, errno, "failed to sync the directory of %s", quoteaf (name));
+  else
+    close (fd);
+  return ok;
+}
+
+/* Rename the named temporary over the destination, after linking the
+   old file to BACKUP.  */
+static bool
+put_in_place (struct temp_file *t, struct dst_path const *dst,
+              char const *backup)
+{
+  /* The backup is a second name of the old file: DEST itself is never
+     missing.  An old backup of that name is replaced, as by a rename. */
+  char const *backup_base = backup ? last_component (backup) : NULL;
+  if (backup_base
+      && linkat (t->dir_fd, t->base, t->dir_fd, backup_base, 0) != 0
+      && errno != ENOENT
+      && (errno != EEXIST
+          || unlinkat (t->dir_fd, backup_base, 0) != 0
+          || linkat (t->dir_fd, t->base, t->dir_fd, backup_base, 0) != 0))
+    {
+      error (0, errno, "cannot backup %s", quoteaf (dst->name));
+      return false;
+    }
+  if (renameat (t->dir_fd, t->name, t->dir_fd, t->base) != 0)
+    {
+      error (0, errno, "cannot put the copy in place of %s",
+             quoteaf (dst->name));
+      return false;
+    }
+  t->named = false;
+  forget_on_signal ();
+  return true;
+}
+
+bool
+temp_commit (struct temp_file *t, struct dst_path const *dst,
+             char const *backup, struct fcopy_options const *opts)
+{
+  bool ok = true;
+  /* A failed fsync is not retried and trusted: the data may be lost. */
+  if (opts->fsync && fsync (t->fd) != 0)
+    {
+      error (0, errno, "failed to sync %s", quoteaf (dst->name));
+      ok = false;
+    }
+  if (ok && !t->named && !give_name (t, try_link))
+    {
+      error (0, errno, "cannot link a temporary file for %s",
+             quoteaf (dst->name));
+      ok = false;
+    }
+  if (ok)
+    {
+      sigset_t old;
+      block_signals (&old);
+      ok = put_in_place (t, dst, backup);
+      unblock_signals (&old);
+    }
+  /* A tree's directories are synced once, after their last change; an
+     operand's, here.  */
+  if (ok && opts->fsync && dst->dirfd == AT_FDCWD)
+    ok = sync_dir (t->dir_fd, dst->name);
+  if (close (t->fd) != 0 && ok)
+    {
+      error (0, errno, "failed to close %s", quoteaf (dst->name));
+      ok = false;
+    }
+  t->fd = -1;
+  temp_discard (t);
+  return ok;
+}
