@@ -396,8 +396,7 @@ copy_file (char const *src_name, struct dst_path const *dst,
   bool ok;
   if (S_ISDIR (src_st.st_mode))
     {
-      error (0, 0, "-r not specified; omitting directory %s",
-             quoteaf (src_name));
+      report_omitted_dir (src_name);
       ok = false;
     }
   else

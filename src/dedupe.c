@@ -20,6 +20,7 @@
 #include "error.h"
 #include "extents.h"
 #include "quote-name.h"
+#include "report.h"
 #include "same-inode.h"
 
 #ifndef MIN
@@ -315,8 +316,7 @@ regular_pair (struct pair const *p, struct stat const *src_st,
   for (int i = 0; i < 2; i++)
     if (S_ISDIR (st[i]->st_mode) && !recursive)
       {
-        error (0, 0, "-r not specified; omitting directory %s",
-               quoteaf (names[i]));
+        report_omitted_dir (names[i]);
         return false;
       }
     else if (!S_ISREG (st[i]->st_mode))
@@ -450,8 +450,7 @@ dedupe_pair (struct deduper *d, char const *src_name, char const *dst_name)
   if (0 <= p.src_fd && !(S_ISDIR (src_st.st_mode) && !d->opts->recursive))
     p.dst_fd = open_source (dst_name, &dst_st, NULL);
   else if (0 <= p.src_fd)
-    error (0, 0, "-r not specified; omitting directory %s",
-           quoteaf (src_name));
+    report_omitted_dir (src_name);
   if (0 <= p.dst_fd)
     r = dedupe_open_pair (d, &p, &src_st, &dst_st);
   prefetch_next (d);            /* unless it was done */

@@ -5,7 +5,14 @@
 
 #include <stdio.h>
 
+#include "error.h"
 #include "quote-name.h"
+
+void
+report_omitted_dir (char const *name)
+{
+  error (0, 0, "-r not specified; omitting directory %s", quoteaf (name));
+}
 
 void
 report_verbose (char const *src_name, char const *dst_name)

@@ -19,4 +19,7 @@ void report_debug (char const *src_name, char const *dst_name,
 /* --stats (and -v) with --dedupe: the counts, one "key: value" a line. */
 void report_dedupe_stats (struct dedupe_stats const *stats);
 
+/* "-r not specified; omitting directory NAME", as cp says it.  */
+void report_omitted_dir (char const *name);
+
 #endif

@@ -1,13 +1,17 @@
 /* tree.c -- copy what is not a plain followed file: directory trees
-   (-r), symbolic links (-P, -d, -a), FIFOs and device nodes, and hard
-   links between copied files (--preserve=links).
+   (-r), and operands that are symbolic links (-P, -d, -a), FIFOs or
+   devices, or hard links of each other (--preserve=links); what is not
+   a directory is copied by tree-nondir.c.
 
    The walk is fts's: directories are made on the way down and given
    their metadata on the way up, after their contents, so that a
-   read-only or back-dated directory can still be filled.  */
+   read-only or back-dated directory can still be filled.  Each one made
+   or entered is held open (O_PATH, O_NOFOLLOW), and what goes in it is
+   made relative to it.  */
 
 #include <config.h>
 #include "tree.h"
+#include "tree-walk.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -21,14 +25,11 @@
 #include <sys/xattr.h>
 
 #include "atomic.h"
-#include "copy-file.h"
-#include "dest.h"
 #include "dirname.h"
 #include "error.h"
 #include "filenamecat.h"
 #include "fts_.h"
 #include "intprops.h"
-#include "link-file.h"
 #include "metadata.h"
 #include "quote-name.h"
 #include "report.h"
@@ -70,19 +71,6 @@ tree_free (struct tree_copy *t)
   inode_set_free (t->sources);
 }
 
-/* One walk: an operand SRC copied to DST.  */
-struct walk
-{
-  struct tree_copy *t;
-  char const *src_root, *dst_root;  /* the operands as given */
-  size_t src_root_len;          /* of the root's fts_path, which fts may
-                                   have shortened ("src//" -> "src/") */
-  int *dir_fd;                  /* dir_fd[L]: the destination directory of
-                                   the directory being copied at level L,
-                                   opened O_PATH | O_NOFOLLOW */
-  dev_t *dir_dev;                /* dir_dev[L]: its device, if made */
-  size_t dir_fd_alloc;
-};
 
 /* The directory ENT's copy goes in: the one made for its parent, or
    the current directory for the operand itself.  */
@@ -102,171 +90,6 @@ dest_name (struct walk const *w, FTSENT const *ent)
     rel++;
   return *rel ? file_name_concat (w->dst_root, rel, NULL)
               : xstrdup (w->dst_root);
-}
-
-/* Give DST, made from ENT, its metadata by name (no descriptor).  */
-static bool
-metadata_by_name (struct walk const *w, FTSENT const *ent,
-                  struct dst_path const *dst, mode_t created_mode)
-{
-  struct meta_job m = { -1, -1, ent->fts_path, *dst, ent->fts_statp,
-                        true, created_mode };
-  return copy_metadata (&m, w->t->opts);
-}
-
-/* Make room for a new link, FIFO or device node at DST: cp replaces a
-   non-directory there (unless -n, -u, -i or -b say otherwise), but not
-   under --attributes-only: then making it fails ("File exists").  Return
-   false if DST is to stay, with *OK.  */
-static bool
-clear_dest (struct walk const *w, FTSENT const *ent,
-            struct dst_path const *dst, bool *ok)
-{
-  struct fcopy_options const *opts = w->t->opts;
-  struct dest d = { .path = *dst };
-  enum dest_verdict v = prepare_dest (&d, ent->fts_path, ent->fts_statp,
-                                      opts->attributes_only ? 0
-                                      : DEST_REPLACE,
-                                      &w->t->mem, opts);
-  bool make = v == DEST_ABSENT || v == DEST_EXISTS;
-  *ok = v != DEST_FAILED;
-  if (make && opts->verbose)
-    report_dest (ent->fts_path, &d);
-  dest_free (&d);
-  return make;
-}
-
-static bool
-copy_symlink (struct walk const *w, FTSENT const *ent,
-              struct dst_path const *dst)
-{
-  /* st_size is the target's length; one more byte shows truncation.  */
-  size_t size = ent->fts_statp->st_size + 1;
-  char *target = xmalloc (size);
-  ssize_t len = readlink (ent->fts_accpath, target, size);
-  bool ok = false;
-  if (len < 0 || (size_t) len == size)
-    error (0, len < 0 ? errno : ENAMETOOLONG, "cannot read symbolic link %s",
-           quoteaf (ent->fts_path));
-  else
-    {
-      target[len] = '\0';
-      if (clear_dest (w, ent, dst, &ok))
-        {
-          ok = symlinkat (target, dst->dirfd, dst->rel) == 0;
-          if (!ok)
-            error (0, errno, "cannot create symbolic link %s",
-                   quoteaf (dst->name));
-          else
-            ok = metadata_by_name (w, ent, dst, 0);
-        }
-    }
-  free (target);
-  return ok;
-}
-
-/* FIFOs, sockets and device nodes are made anew, not read.  */
-static bool
-copy_special (struct walk const *w, FTSENT const *ent,
-              struct dst_path const *dst)
-{
-  struct stat const *st = ent->fts_statp;
-  mode_t mode = creation_mode (st, w->t->opts);
-  bool ok;
-  if (!clear_dest (w, ent, dst, &ok))
-    return ok;
-  if (mknodat (dst->dirfd, dst->rel, (st->st_mode & S_IFMT) | mode,
-               st->st_rdev) != 0)
-    {
-      error (0, errno, S_ISFIFO (st->st_mode) ? "cannot create fifo %s"
-             : "cannot create special file %s", quoteaf (dst->name));
-      return false;
-    }
-  return metadata_by_name (w, ent, dst, mode);
-}
-
-/* Whether ENT's copy may have to be one file with another copy: with
-   --preserve=links, a file with other names, or (as cp) any file reached
-   through a symbolic link followed, which other links may reach too.  */
-static bool
-may_share (struct walk const *w, FTSENT const *ent)
-{
-  enum dereference deref = w->t->opts->dereference;
-  return (w->t->opts->preserve_links
-          && (1 < ent->fts_statp->st_nlink || deref == DEREF_ALWAYS
-              || (deref == DEREF_COMMAND_LINE
-                  && ent->fts_level == FTS_ROOTLEVEL)));
-}
-
-/* With --preserve=links, make DST a link to the copy already made of
-   ENT's file and return true with *OK set; else return false.  As cp, a
-   file left there after the checks is replaced, and -v says "removed"
-   after the copy's line.  */
-static bool
-link_to_earlier (struct walk const *w, FTSENT const *ent,
-                 struct dst_path const *dst, bool *ok)
-{
-  char const *first;
-  if (!may_share (w, ent)
-      || !(first = inode_set_find (w->t->links, ent->fts_statp)))
-    return false;
-  struct fcopy_options const *opts = w->t->opts;
-  struct dest d = { .path = *dst };
-  enum dest_verdict v = prepare_dest (&d, ent->fts_path, ent->fts_statp, 0,
-                                      &w->t->mem, opts);
-  *ok = v != DEST_FAILED;
-  if (v == DEST_ABSENT || v == DEST_EXISTS)
-    {
-      if (opts->verbose)
-        report_dest (ent->fts_path, &d);
-      bool replace = v == DEST_EXISTS;
-      *ok = ((!replace || unlinkat (dst->dirfd, dst->rel, 0) == 0)
-             && linkat (AT_FDCWD, first, dst->dirfd, dst->rel, 0) == 0);
-      if (!*ok)
-        error (0, errno, "cannot create hard link %s to %s",
-               quoteaf_n (0, dst->name), quoteaf_n (1, first));
-      else if (replace && opts->verbose)
-        printf ("removed %s\n", quoteaf (dst->name));
-    }
-  dest_free (&d);
-  return true;
-}
-
-/* Remember that DST_NAME is the copy of ENT's file.  */
-static void
-remember_link (struct walk const *w, FTSENT const *ent, char const *dst_name)
-{
-  if (may_share (w, ent))
-    inode_set_add (w->t->links, ent->fts_statp, dst_name);
-}
-
-static bool
-copy_nondir (struct walk const *w, FTSENT const *ent,
-             struct dst_path const *dst)
-{
-  bool ok;
-  if (link_to_earlier (w, ent, dst, &ok))
-    return ok;
-  struct fcopy_options const *opts = w->t->opts;
-  mode_t type = ent->fts_statp->st_mode & S_IFMT;
-  /* Without -r, or with --copy-contents, cp reads a FIFO or device like
-     a file.  */
-  if ((!opts->recursive || opts->copy_contents) && type != S_IFLNK)
-    type = S_IFREG;
-  if (opts->link != LINK_NONE)
-    return link_file (ent->fts_path, ent->fts_statp, dst, opts,
-                      &w->t->mem);
-  switch (type)
-    {
-    case S_IFREG:
-      ok = copy_file (ent->fts_path, dst, w->t->opts, &w->t->mem);
-      break;
-    case S_IFLNK: ok = copy_symlink (w, ent, dst); break;
-    default: ok = copy_special (w, ent, dst); break;
-    }
-  if (ok)
-    remember_link (w, ent, dst->name);
-  return ok;
 }
 
 /* On the way down: make the directory, or use the one there.  Its
@@ -490,8 +313,7 @@ copy_entry (struct walk *w, FTS *fts, FTSENT *ent)
     case FTS_D:
       if (!opts->recursive)
         {
-          error (0, 0, "-r not specified; omitting directory %s",
-                 quoteaf (ent->fts_path));
+          report_omitted_dir (ent->fts_path);
           fts_set (fts, ent, FTS_SKIP);
           ent->fts_number = NOT_MADE;
           return false;

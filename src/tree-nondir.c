@@ -1,0 +1,187 @@
+/* tree-nondir.c -- what a tree walk copies that is not a directory:
+   regular files (through copy-file.c), symbolic links copied as links,
+   FIFOs and device nodes made anew, hard links to an earlier copy
+   (--preserve=links), and links instead of copies (-l, -s).  */
+
+#include <config.h>
+#include "tree-walk.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "copy-file.h"
+#include "dest.h"
+#include "error.h"
+#include "link-file.h"
+#include "metadata.h"
+#include "quote-name.h"
+#include "xalloc.h"
+
+/* Give DST, made from ENT, its metadata by name (no descriptor).  */
+static bool
+metadata_by_name (struct walk const *w, FTSENT const *ent,
+                  struct dst_path const *dst, mode_t created_mode)
+{
+  struct meta_job m = { -1, -1, ent->fts_path, *dst, ent->fts_statp,
+                        true, created_mode };
+  return copy_metadata (&m, w->t->opts);
+}
+
+/* Make room for a new link, FIFO or device node at DST: cp replaces a
+   non-directory there (unless -n, -u, -i or -b say otherwise), but not
+   under --attributes-only: then making it fails ("File exists").  Return
+   false if DST is to stay, with *OK.  */
+static bool
+clear_dest (struct walk const *w, FTSENT const *ent,
+            struct dst_path const *dst, bool *ok)
+{
+  struct fcopy_options const *opts = w->t->opts;
+  struct dest d = { .path = *dst };
+  enum dest_verdict v = prepare_dest (&d, ent->fts_path, ent->fts_statp,
+                                      opts->attributes_only ? 0
+                                      : DEST_REPLACE,
+                                      &w->t->mem, opts);
+  bool make = v == DEST_ABSENT || v == DEST_EXISTS;
+  *ok = v != DEST_FAILED;
+  if (make && opts->verbose)
+    report_dest (ent->fts_path, &d);
+  dest_free (&d);
+  return make;
+}
+
+static bool
+copy_symlink (struct walk const *w, FTSENT const *ent,
+              struct dst_path const *dst)
+{
+  /* st_size is the target's length; one more byte shows truncation.  */
+  size_t size = ent->fts_statp->st_size + 1;
+  char *target = xmalloc (size);
+  ssize_t len = readlink (ent->fts_accpath, target, size);
+  bool ok = false;
+  if (len < 0 || (size_t) len == size)
+    error (0, len < 0 ? errno : ENAMETOOLONG, "cannot read symbolic link %s",
+           quoteaf (ent->fts_path));
+  else
+    {
+      target[len] = '\0';
+      if (clear_dest (w, ent, dst, &ok))
+        {
+          ok = symlinkat (target, dst->dirfd, dst->rel) == 0;
+          if (!ok)
+            error (0, errno, "cannot create symbolic link %s",
+                   quoteaf (dst->name));
+          else
+            ok = metadata_by_name (w, ent, dst, 0);
+        }
+    }
+  free (target);
+  return ok;
+}
+
+/* FIFOs, sockets and device nodes are made anew, not read.  */
+static bool
+copy_special (struct walk const *w, FTSENT const *ent,
+              struct dst_path const *dst)
+{
+  struct stat const *st = ent->fts_statp;
+  mode_t mode = creation_mode (st, w->t->opts);
+  bool ok;
+  if (!clear_dest (w, ent, dst, &ok))
+    return ok;
+  if (mknodat (dst->dirfd, dst->rel, (st->st_mode & S_IFMT) | mode,
+               st->st_rdev) != 0)
+    {
+      error (0, errno, S_ISFIFO (st->st_mode) ? "cannot create fifo %s"
+             : "cannot create special file %s", quoteaf (dst->name));
+      return false;
+    }
+  return metadata_by_name (w, ent, dst, mode);
+}
+
+/* Whether ENT's copy may have to be one file with another copy: with
+   --preserve=links, a file with other names, or (as cp) any file reached
+   through a symbolic link followed, which other links may reach too.  */
+static bool
+may_share (struct walk const *w, FTSENT const *ent)
+{
+  enum dereference deref = w->t->opts->dereference;
+  return (w->t->opts->preserve_links
+          && (1 < ent->fts_statp->st_nlink || deref == DEREF_ALWAYS
+              || (deref == DEREF_COMMAND_LINE
+                  && ent->fts_level == FTS_ROOTLEVEL)));
+}
+
+/* With --preserve=links, make DST a link to the copy already made of
+   ENT's file and return true with *OK set; else return false.  As cp, a
+   file left there after the checks is replaced, and -v says "removed"
+   after the copy's line.  */
+static bool
+link_to_earlier (struct walk const *w, FTSENT const *ent,
+                 struct dst_path const *dst, bool *ok)
+{
+  char const *first;
+  if (!may_share (w, ent)
+      || !(first = inode_set_find (w->t->links, ent->fts_statp)))
+    return false;
+  struct fcopy_options const *opts = w->t->opts;
+  struct dest d = { .path = *dst };
+  enum dest_verdict v = prepare_dest (&d, ent->fts_path, ent->fts_statp, 0,
+                                      &w->t->mem, opts);
+  *ok = v != DEST_FAILED;
+  if (v == DEST_ABSENT || v == DEST_EXISTS)
+    {
+      if (opts->verbose)
+        report_dest (ent->fts_path, &d);
+      bool replace = v == DEST_EXISTS;
+      *ok = ((!replace || unlinkat (dst->dirfd, dst->rel, 0) == 0)
+             && linkat (AT_FDCWD, first, dst->dirfd, dst->rel, 0) == 0);
+      if (!*ok)
+        error (0, errno, "cannot create hard link %s to %s",
+               quoteaf_n (0, dst->name), quoteaf_n (1, first));
+      else if (replace && opts->verbose)
+        printf ("removed %s\n", quoteaf (dst->name));
+    }
+  dest_free (&d);
+  return true;
+}
+
+/* Remember that DST_NAME is the copy of ENT's file.  */
+static void
+remember_link (struct walk const *w, FTSENT const *ent, char const *dst_name)
+{
+  if (may_share (w, ent))
+    inode_set_add (w->t->links, ent->fts_statp, dst_name);
+}
+
+bool
+copy_nondir (struct walk const *w, FTSENT const *ent,
+             struct dst_path const *dst)
+{
+  bool ok;
+  if (link_to_earlier (w, ent, dst, &ok))
+    return ok;
+  struct fcopy_options const *opts = w->t->opts;
+  mode_t type = ent->fts_statp->st_mode & S_IFMT;
+  /* Without -r, or with --copy-contents, cp reads a FIFO or device like
+     a file.  */
+  if ((!opts->recursive || opts->copy_contents) && type != S_IFLNK)
+    type = S_IFREG;
+  if (opts->link != LINK_NONE)
+    return link_file (ent->fts_path, ent->fts_statp, dst, opts,
+                      &w->t->mem);
+  switch (type)
+    {
+    case S_IFREG:
+      ok = copy_file (ent->fts_path, dst, w->t->opts, &w->t->mem);
+      break;
+    case S_IFLNK: ok = copy_symlink (w, ent, dst); break;
+    default: ok = copy_special (w, ent, dst); break;
+    }
+  if (ok)
+    remember_link (w, ent, dst->name);
+  return ok;
+}
