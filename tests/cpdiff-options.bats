@@ -11,18 +11,7 @@
 load helpers
 load cpdiff
 
-setup_file ()
-{
-  need_cmd python3 setfattr setfacl timeout
-  [[ -x $CPDIFF_CP ]] || skip_or_fail "no reference cp at $CPDIFF_CP"
-}
-
-setup ()
-{
-  check_file_skip
-  cd "$BATS_TEST_TMPDIR"
-  umask 022
-}
+# setup_file and setup: cpdiff.bash's.
 
 # The tree in src/ and an empty directory out/ (the user's, under as_user).
 scene_out () { make_tree src && mkdir out && give out; }

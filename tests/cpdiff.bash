@@ -27,6 +27,21 @@
 #                       same (costs a snapshot; for debugging a scene)
 # and, for a difference the man page documents, intended_difference.
 
+# The setup of a file of differential tests: what the scenes and the
+# snapshots need, and each test in its own directory with umask 022.
+setup_file ()
+{
+  need_cmd python3 setfattr setfacl timeout
+  [[ -x $CPDIFF_CP ]] || skip_or_fail "no reference cp at $CPDIFF_CP"
+}
+
+setup ()
+{
+  check_file_skip
+  cd "$BATS_TEST_TMPDIR"
+  umask 022
+}
+
 # The reference: GNU cp 9.1 on Debian 12.
 CPDIFF_CP=${CPDIFF_CP:-/bin/cp}
 
