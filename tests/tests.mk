@@ -20,7 +20,13 @@ TESTS = \
   tests/dedupe-lists.bats \
   tests/dedupe-recursive.bats \
   tests/dedupe-big.bats \
-  tests/cpdiff-tree.bats tests/cpdiff-options.bats tests/dest-options.bats tests/dest-race.bats tests/atomic.bats tests/fault-matrix.bats \
+  tests/cpdiff-tree.bats \
+  tests/cpdiff-options.bats \
+  tests/dest-options.bats \
+  tests/dest-race.bats \
+  tests/atomic.bats \
+  tests/fault-matrix.bats \
+  tests/hostile.bats \
   tests/cpdiff.bats
 
 EXTRA_DIST += \
