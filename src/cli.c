@@ -15,12 +15,11 @@
 #include "argmatch.h"
 #include "error.h"
 #include "exitfail.h"
-#include "intprops.h"
 #include "progname.h"
 #include "quote.h"
 #include "version-etc.h"
 #include "xalloc.h"
-#include "xstrtol.h"
+#include "size-arg.h"
 
 /* version_etc passes gnulib's year too; the format ignores it.  */
 char const version_etc_copyright[] =
@@ -275,20 +274,14 @@ usage_error (char const *message)
   usage (exit_failure);
 }
 
-/* The byte count ARG of OPTION: a number with an optional suffix, K
-   = KiB = 1024, KB = 1000, M, G, T, P, E likewise.  */
+/* The byte count ARG of OPTION (parse_byte_count), or a usage error.  */
 static off_t
 parse_size (char const *option, char const *arg)
 {
-  uintmax_t n;
-  enum strtol_error e = xstrtoumax (arg, NULL, 10, &n, "kKmMgGtTpPeE0");
-  /* xstrtoumax takes "-1" as a huge number: refuse signs outright.  */
-  if (e == LONGINT_OK && (strchr (arg, '-') || TYPE_MAXIMUM (off_t) < n))
-    e = LONGINT_OVERFLOW;
-  if (e != LONGINT_OK)
+  off_t n;
+  if (!parse_byte_count (arg, &n))
     {
-      error (0, e == LONGINT_OVERFLOW ? EOVERFLOW : 0, "invalid %s %s",
-             option, quote (arg));
+      error (0, errno, "invalid %s %s", option, quote (arg));
       usage (exit_failure);
     }
   return n;

@@ -13,6 +13,7 @@
 #include "error.h"
 #include "filenamecat.h"
 #include "fts_.h"
+#include "pair-list.h"
 #include "quote-name.h"
 #include "xalloc.h"
 
@@ -147,17 +148,6 @@ dedupe_trees (struct deduper *d, char const *src_dir, char const *dst_dir)
   return ok && w.ok;
 }
 
-/* Read the next record of LIST into *LINE: up to a NUL with -0, else up
-   to a newline.  Return its length, or -1 at EOF or on error.  */
-static ssize_t
-next_record (FILE *list, char **line, size_t *size, bool null_sep)
-{
-  ssize_t len = getdelim (line, size, null_sep ? '\0' : '\n', list);
-  if (0 < len && (*line)[len - 1] == (null_sep ? '\0' : '\n'))
-    (*line)[--len] = '\0';
-  return len;
-}
-
 /* A pair read from a list, not yet deduplicated.  */
 struct pending
 {
@@ -179,72 +169,32 @@ advance (struct deduper *d, struct pending *p, struct pending next)
   *p = next;
 }
 
-/* Deduplicate the pairs or groups that LIST (named LIST_NAME) holds:
-   SRC, DST, SRC, DST... or groups whose first name is the source of
-   the others, ended by an empty record.  A bad record stops the reading:
-   pairs before it are done, none after it is touched.
-   A pair is deduplicated only once the next one is read, so that it can
-   be read ahead (dedupe_read_ahead); every message about the list still
-   comes after the pairs before it are done.  */
+/* Deduplicate the pairs or groups that LIST (named LIST_NAME) holds.
+   A bad record stops the reading: pairs before it are done, none after
+   it is touched.  A pair is deduplicated only once the next one is read,
+   so that it can be read ahead (dedupe_read_ahead); every message about
+   the list still comes after the pairs before it are done.  */
 static bool
 read_list (struct deduper *d, FILE *list, char const *list_name, bool groups)
 {
-  char *line = NULL, *src = NULL;
+  struct pair_list l;
   struct pending pending = { NULL, NULL };
-  size_t size = 0;
-  uintmax_t record = 0;
-  ssize_t len;
-  bool ok = true;
+  char const *src, *dst;
+  enum pair_list_status status;
 
-  while (ok && (len = next_record (list, &line, &size, d->opts->null_sep)) >= 0)
-    {
-      record++;
-      if (len == 0 && groups)
-        {
-          free (src);           /* a group ends */
-          src = NULL;
-        }
-      else if (len == 0 || strlen (line) != (size_t) len)
-        {
-          advance (d, &pending, (struct pending) { NULL, NULL });
-          error (0, 0, "%s: record %ju: %s", quoteaf (list_name), record,
-                 len ? "file name with a NUL byte" : "empty file name");
-          ok = false;
-        }
-      else if (!src)
-        src = xstrdup (line);
-      else
-        {
-          advance (d, &pending,
-                   (struct pending) { xstrdup (src), xstrdup (line) });
-          if (!groups)
-            {
-              free (src);
-              src = NULL;
-            }
-        }
-    }
+  pair_list_init (&l, list, list_name, d->opts->null_sep, groups);
+  while ((status = pair_list_next (&l, &src, &dst)) == LIST_PAIR)
+    advance (d, &pending, (struct pending) { xstrdup (src), xstrdup (dst) });
   advance (d, &pending, (struct pending) { NULL, NULL });
-  if (ok && ferror (list))
+  if (status == LIST_BAD)
     {
-      error (0, errno, "error reading %s", quoteaf (list_name));
-      ok = false;
-    }
-  if (ok && src && !groups)
-    {
-      error (0, 0, "%s: odd number of records: record %ju has no partner",
-             quoteaf (list_name), record);
-      ok = false;
-    }
-  /* A bad list fails like a pair, so that the counts tell of it too.  */
-  if (!ok)
-    {
+      pair_list_report (&l);
+      /* A bad list fails like a pair, so that the counts tell of it too.  */
       d->stats.examined++;
       d->stats.failed++;
     }
-  free (src);
-  free (line);
-  return ok;
+  pair_list_free (&l);
+  return status == LIST_END;
 }
 
 bool

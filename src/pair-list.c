@@ -1,0 +1,107 @@
+/* pair-list.c -- the records of a pair list: SRC, DST, SRC, DST... or
+   groups whose first name is the source of the others, each group ended
+   by an empty record (fdupes -r, jdupes -r).  Records end with a
+   newline, or with a NUL under -0 (find -print0).  */
+
+#include <config.h>
+#include "pair-list.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "quote-name.h"
+#include "xalloc.h"
+
+void
+pair_list_init (struct pair_list *l, FILE *list, char const *name,
+                bool null_sep, bool groups)
+{
+  *l = (struct pair_list) { .file = list, .name = name,
+                            .null_sep = null_sep, .groups = groups };
+}
+
+void
+pair_list_free (struct pair_list *l)
+{
+  free (l->line);
+  free (l->src);
+  l->line = l->src = NULL;
+}
+
+/* Read the next record into L->line without its terminator.  Return its
+   length, or -1 at EOF or on a read error.  The last record may lack its
+   terminator, as the last line of a text file may.  */
+static ssize_t
+next_record (struct pair_list *l)
+{
+  char sep = l->null_sep ? '\0' : '\n';
+  ssize_t len = getdelim (&l->line, &l->line_size, sep, l->file);
+  if (0 < len && l->line[len - 1] == sep)
+    l->line[--len] = '\0';
+  if (0 <= len)
+    l->record++;
+  return len;
+}
+
+static char const odd_count[] = "odd number of records";
+
+/* Note that the list is bad: WHY (NULL: a read error), errno ERR.  */
+static enum pair_list_status
+bad_list (struct pair_list *l, int err, char const *why)
+{
+  l->err = err;
+  l->why = why;
+  return LIST_BAD;
+}
+
+void
+pair_list_report (struct pair_list const *l)
+{
+  if (!l->why)
+    error (0, l->err, "error reading %s", quoteaf (l->name));
+  else if (l->why == odd_count)
+    error (0, 0, "%s: %s: record %ju has no partner", quoteaf (l->name),
+           l->why, l->record);
+  else
+    error (0, 0, "%s: record %ju: %s", quoteaf (l->name), l->record, l->why);
+}
+
+enum pair_list_status
+pair_list_next (struct pair_list *l, char const **src, char const **dst)
+{
+  if (l->pair_done)
+    {
+      free (l->src);            /* the pair returned last is used */
+      l->src = NULL;
+      l->pair_done = false;
+    }
+  ssize_t len;
+  while ((len = next_record (l)) >= 0)
+    {
+      if (len == 0 && l->groups)
+        {
+          free (l->src);        /* a group ends */
+          l->src = NULL;
+        }
+      else if (len == 0)
+        return bad_list (l, 0, "empty file name");
+      else if (strlen (l->line) != (size_t) len)
+        return bad_list (l, 0, "file name with a NUL byte");
+      else if (!l->src)
+        l->src = xstrdup (l->line);
+      else
+        {
+          *src = l->src;
+          *dst = l->line;
+          l->pair_done = !l->groups;
+          return LIST_PAIR;
+        }
+    }
+  if (ferror (l->file))
+    return bad_list (l, errno, NULL);
+  if (l->src && !l->groups)
+    return bad_list (l, 0, odd_count);
+  return LIST_END;
+}

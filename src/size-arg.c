@@ -1,0 +1,26 @@
+/* size-arg.c -- byte counts given on the command line.  */
+
+#include <config.h>
+#include "size-arg.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "intprops.h"
+#include "xstrtol.h"
+
+bool
+parse_byte_count (char const *arg, off_t *n)
+{
+  uintmax_t u;
+  enum strtol_error e = xstrtoumax (arg, NULL, 10, &u, "kKmMgGtTpPeE0");
+  /* xstrtoumax takes "-1" as a huge number: refuse signs outright.  */
+  if (e == LONGINT_OK && (strchr (arg, '-') || TYPE_MAXIMUM (off_t) < u))
+    e = LONGINT_OVERFLOW;
+  errno = e == LONGINT_OVERFLOW ? EOVERFLOW : 0;
+  if (e != LONGINT_OK)
+    return false;
+  *n = u;
+  return true;
+}
