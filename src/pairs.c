@@ -135,7 +135,9 @@ is_tree (char const *name)
 bool
 dedupe_trees (struct deduper *d, char const *src_dir, char const *dst_dir)
 {
-  if (!is_tree (src_dir) | !is_tree (dst_dir))
+  /* Both checked, so that both are reported.  */
+  bool src_ok = is_tree (src_dir), dst_ok = is_tree (dst_dir);
+  if (!src_ok || !dst_ok)
     return false;
   struct tree_walk w = { d, src_dir, dst_dir, true };
   bool ok = walk_files (src_dir, visit_source, &w);

@@ -15,7 +15,9 @@ parse_byte_count (char const *arg, off_t *n)
 {
   uintmax_t u;
   enum strtol_error e = xstrtoumax (arg, NULL, 10, &u, "kKmMgGtTpPeE0");
-  /* xstrtoumax takes "-1" as a huge number: refuse signs outright.  */
+  /* A byte count has no sign.  xstrtoumax refuses a leading '-' itself
+     (strtoumax would wrap "-1" to a huge count); say so here too, so
+     that no gnulib version can make -1 a valid length.  */
   if (e == LONGINT_OK && (strchr (arg, '-') || TYPE_MAXIMUM (off_t) < u))
     e = LONGINT_OVERFLOW;
   errno = e == LONGINT_OVERFLOW ? EOVERFLOW : 0;
