@@ -147,21 +147,45 @@ sync_parent (int dir_fd, char const *rel, char const *name)
   return ok;
 }
 
+static int
+try_link_old (char *name, void *arg)
+{
+  struct temp_file const *t = arg;
+  return linkat (t->dir_fd, t->base, t->dir_fd, name, 0);
+}
+
+/* Make BACKUP a second name of the old destination of T, so that DEST
+   itself is never missing.  An old backup of that name is replaced by a
+   rename from a temporary name, as a rename would replace it: a failure
+   leaves it as it was.  Signals are held off by the caller.  */
+static bool
+link_backup (struct temp_file const *t, char const *backup)
+{
+  if (linkat (t->dir_fd, t->base, t->dir_fd, backup, 0) == 0
+      || errno == ENOENT)       /* no old file, no backup */
+    return true;
+  if (errno != EEXIST)
+    return false;
+  char name[sizeof TEMP_TEMPLATE];
+  strcpy (name, TEMP_TEMPLATE);
+  if (try_tempname (name, 0, (void *) t, try_link_old) < 0)
+    return false;
+  bool ok = renameat (t->dir_fd, name, t->dir_fd, backup) == 0;
+  /* Also after a success: a rename between two names of one file does
+     nothing (the old file may already be its own backup).  */
+  int err = errno;
+  unlinkat (t->dir_fd, name, 0);
+  errno = err;
+  return ok;
+}
+
 /* Rename the named temporary over the destination, after linking the
    old file to BACKUP.  */
 static bool
 put_in_place (struct temp_file *t, struct dst_path const *dst,
               char const *backup)
 {
-  /* The backup is a second name of the old file: DEST itself is never
-     missing.  An old backup of that name is replaced, as by a rename. */
-  char const *backup_base = backup ? last_component (backup) : NULL;
-  if (backup_base
-      && linkat (t->dir_fd, t->base, t->dir_fd, backup_base, 0) != 0
-      && errno != ENOENT
-      && (errno != EEXIST
-          || unlinkat (t->dir_fd, backup_base, 0) != 0
-          || linkat (t->dir_fd, t->base, t->dir_fd, backup_base, 0) != 0))
+  if (backup && !link_backup (t, last_component (backup)))
     {
       error (0, errno, "cannot backup %s", quoteaf (dst->name));
       return false;

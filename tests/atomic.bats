@@ -76,6 +76,34 @@ no_temporaries ()
   no_temporaries .
 }
 
+@test "--atomic --backup over an old backup: replaced, or both kept when that fails" {
+  printf 'old backup\n' >dst~
+  cp dst~ backup.orig
+  local spec
+  # renameat 1: the old file's temporary name over the old backup;
+  # linkat 3: that temporary name (1 names the new file, 2 finds dst~).
+  for spec in renameat:1:EIO linkat:3:EIO; do
+    run --separate-stderr fcopy_fault "$spec" --atomic -b src dst
+    [[ $status -eq 1 && $stderr == "fcopy: cannot backup 'dst': Input/output error" ]] ||
+      { echo "$spec: status $status: $stderr"; false; }
+    cmp dst.orig dst || { echo "$spec: dst changed"; false; }
+    cmp backup.orig dst~ || { echo "$spec: old backup lost"; false; }
+    no_temporaries .
+  done
+  fcopy --atomic -b src dst
+  cmp dst.orig dst~
+  assert_same src dst
+  no_temporaries .
+  # DEST already its own backup (two names of one file).
+  cp dst.orig dst
+  rm dst~
+  ln dst dst~
+  fcopy --atomic -b src dst
+  cmp dst.orig dst~
+  assert_same src dst
+  no_temporaries .
+}
+
 @test "--atomic: a failure while copying leaves DEST as it was, one message" {
   local spec
   for spec in copy_file_range:1:EIO copy_file_range:1:short=1000,copy_file_range:2:EIO \
