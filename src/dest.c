@@ -167,8 +167,20 @@ remove_dest (struct dest const *d, struct fcopy_options const *opts)
   return DEST_ABSENT;
 }
 
-/* "cp -fb a a": cp's special case, a backup copy of the source.  The
-   copy goes to the backup's name instead of D's.  */
+/* Whether this is "cp -fb a a", cp's special case: the command line's
+   one pair (MEM), SRC_NAME and DEST spelt alike, a regular file.  */
+static bool
+backs_itself_up (struct dest const *d, char const *src_name,
+                 struct stat const *src_st, struct dest_memory const *mem,
+                 struct fcopy_options const *opts)
+{
+  return (opts->force && opts->backup != no_backups
+          && S_ISREG (src_st->st_mode) && mem && mem->one_pair
+          && d->path.dirfd == AT_FDCWD && strcmp (src_name, d->path.name) == 0);
+}
+
+/* cp's answer to "cp -fb a a": a backup copy of the source.  The copy
+   goes to the backup's name instead of D's.  */
 static enum dest_verdict
 copy_to_backup (struct dest *d, struct fcopy_options const *opts)
 {
@@ -232,8 +244,7 @@ keep_or_refuse (struct dest *d, char const *src_name,
          the source up and copies the backup (cp's special case).  */
       if (opts->link == LINK_HARD)
         return DEST_KEEP;
-      if (opts->force && opts->backup != no_backups
-          && S_ISREG (src_st->st_mode))
+      if (backs_itself_up (d, src_name, src_st, mem, opts))
         return copy_to_backup (d, opts);
       error (0, 0, "%s and %s are the same file",
              quoteaf_n (0, src_name), quoteaf_n (1, d->path.name));

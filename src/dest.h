@@ -47,6 +47,8 @@ struct dest_memory
   struct inode_set *copies;  /* -u: the destination of each source file
                                 with other names (hard links) */
   struct clone_memo *clone;  /* the walk's filesystems cannot clone */
+  bool one_pair;             /* the command line is one SOURCE DEST pair:
+                                "cp -fb a a" backs a up */
 };
 
 /* Decide, as cp does and in its order, what becomes of D->path before a

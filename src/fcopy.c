@@ -50,6 +50,9 @@ struct visitor
   bool (*visit) (void *ctx, char const *src_name, char const *dst_name);
   void *ctx;
   struct fcopy_options const *opts;
+  bool *one_pair;               /* if not null, set when the operands are
+                                   one SOURCE DEST pair, not files copied
+                                   into a directory */
 };
 
 /* Visit SRC_NAME with DIR/SRC_NAME, its leading directories made first
@@ -106,6 +109,15 @@ parents_need_directory (void)
   usage_error ("with --parents, the destination must be a directory");
 }
 
+/* Visit the one pair SRC_NAME DST_NAME of the command line.  */
+static bool
+visit_pair (struct visitor v, char const *src_name, char const *dst_name)
+{
+  if (v.one_pair)
+    *v.one_pair = true;
+  return v.visit (v.ctx, src_name, dst_name);
+}
+
 /* Work out, as cp does, which operand goes where, and visit each pair. */
 static bool
 visit_operands (struct command const *cmd, struct visitor v)
@@ -130,7 +142,7 @@ visit_operands (struct command const *cmd, struct visitor v)
         }
       if (v.opts->parents)
         parents_need_directory ();
-      return v.visit (v.ctx, file[0], file[1]);
+      return visit_pair (v, file[0], file[1]);
     }
   if (cmd->target_dir)
     {
@@ -148,7 +160,7 @@ visit_operands (struct command const *cmd, struct visitor v)
     return visit_into (v, file[1], file, 1, cmd->strip_slashes);
   if (v.opts->parents)
     parents_need_directory ();
-  return v.visit (v.ctx, file[0], file[1]);
+  return visit_pair (v, file[0], file[1]);
 }
 
 /* Whether names A and B are one directory entry: the same last
@@ -230,7 +242,7 @@ run_dedupe (struct fcopy_options const *opts, struct command const *cmd)
       ok = dedupe_trees (&d, cmd->file[0], cmd->file[1]);
     }
   else
-    ok = visit_operands (cmd, (struct visitor) { dedupe_visit, &d, opts });
+    ok = visit_operands (cmd, (struct visitor) { dedupe_visit, &d, opts, NULL });
 
   if (opts->stats || opts->verbose)
     report_dedupe_stats (&d.stats);
@@ -264,7 +276,8 @@ main (int argc, char **argv)
     return run_dedupe (o, &cmd);
   struct tree_copy tree;
   tree_init (&tree, o, cmd.n_files > 1 + !cmd.target_dir);
-  bool ok = visit_operands (&cmd, (struct visitor) { copy_visit, &tree, o });
+  bool ok = visit_operands (&cmd, (struct visitor) { copy_visit, &tree, o,
+                                                    &tree.mem.one_pair });
   tree_free (&tree);
   return ok ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -153,6 +153,12 @@ scene_existing ()
   run_both -bf old old
   run_both -b old~ old
   run_both -b src/reg src/reg
+  # Only for one SOURCE DEST pair spelt alike: else "the same file".
+  run_both -bf ./old old
+  run_both -bf old .
+  run_both -bf src/reg src
+  run_both -bfT src/reg src/reg
+  run_both -rbf old old
 }
 
 @test "-rb and -ab over an existing tree: files, links and specials backed up" {
