@@ -266,6 +266,7 @@ main (int argc, char **argv)
   umask (opts.umask);
   opts.euid = geteuid ();
   opts.egid = getegid ();
+  opts.proc_fds = access ("/proc/self/fd", F_OK) == 0;
 
   parse_command_line (argc, argv, &opts, &cmd);
   struct fcopy_options const *const o = &opts;

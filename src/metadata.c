@@ -98,14 +98,14 @@ xattr_error (struct error_context *ctx _GL_UNUSED, char const *fmt, ...)
    lead elsewhere; its whole name where there is no /proc.  BUF holds
    the name made.  */
 static char const *
-dst_at_name (struct meta_job const *m, char *buf, size_t size)
+dst_at_name (struct meta_job const *m, char *buf, size_t size,
+             struct fcopy_options const *opts)
 {
   if (m->dst.dirfd == AT_FDCWD)
     return m->dst.rel;
   int n = snprintf (buf, size, "/proc/self/fd/%d/%s", m->dst.dirfd,
                     m->dst.rel);
-  return (0 < n && n < size && access ("/proc/self/fd", F_OK) == 0
-          ? buf : m->dst.name);
+  return 0 < n && n < size && opts->proc_fds ? buf : m->dst.name;
 }
 
 static bool
@@ -120,7 +120,7 @@ preserve_xattrs (struct meta_job const *m, struct fcopy_options const *opts)
       /* A symbolic link or special file: libattr's by-name copy works
          with the l*xattr calls, which do not follow links.  */
       char buf[PATH_MAX];
-      r = attr_copy_file (m->src_name, dst_at_name (m, buf, sizeof buf),
+      r = attr_copy_file (m->src_name, dst_at_name (m, buf, sizeof buf, opts),
                           copy_xattr_name, &ctx);
     }
   else if (m->src_fd < 0 || m->dst_fd < 0)
@@ -173,8 +173,8 @@ set_mode (struct meta_job const *m, struct fcopy_options const *opts,
       char const *acl_name = m->dst.name;
       sprintf (fd_name, "/proc/self/fd/%d", m->dst_fd);
       if (m->dst_fd < 0)
-        acl_name = dst_at_name (m, fd_name, sizeof fd_name);
-      else if (dir && access (fd_name, F_OK) == 0)
+        acl_name = dst_at_name (m, fd_name, sizeof fd_name, opts);
+      else if (dir && opts->proc_fds)
         acl_name = fd_name;
       /* With the file type, so that a directory's default ACL goes too. */
       if (qcopy_acl (m->src_name, m->src_fd, acl_name, m->dst_fd,

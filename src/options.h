@@ -89,6 +89,8 @@ struct fcopy_options
   mode_t umask;                 /* the process's, read once */
   uid_t euid;                   /* the effective ids, read once: a new */
   gid_t egid;                   /* file's owner unless told otherwise */
+  bool proc_fds;                /* /proc/self/fd names open files (checked
+                                   once: not every system mounts /proc) */
 
   /* --dedupe: share extents of existing identical files, copy nothing.  */
   bool dedupe;
