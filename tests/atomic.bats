@@ -9,16 +9,10 @@ load helpers
 
 setup_file ()
 {
-  need_fs tmpfs ext4
-  SMALL=$(mount_fs tmpfs small 16M)
-  EXT4=$(mount_fs ext4 ext4 64M)
-  export SMALL EXT4
+  setup_fs_file SMALL=tmpfs:16M EXT4=ext4:64M
 }
 
-teardown_file ()
-{
-  unmount_all
-}
+# teardown_file: helpers.bash's.
 
 setup ()
 {

@@ -6,18 +6,12 @@ load helpers
 
 setup_file ()
 {
-  need_fs ext4 tmpfs
   need_cmd strace
-  EXT4=$(mount_fs ext4 ext4)
-  # Room for a 2 GiB copy that is all data (zeros written out).
-  TMPFS=$(mount_fs tmpfs tmpfs 3G)
-  export EXT4 TMPFS
+  # TMPFS: room for a 2 GiB copy that is all data (zeros written out).
+  setup_fs_file EXT4=ext4 TMPFS=tmpfs:3G
 }
 
-teardown_file ()
-{
-  unmount_all
-}
+# teardown_file and teardown: helpers.bash's.
 
 # The tests on ext4 start with check_file_skip; the others need no mount.
 setup ()
@@ -29,11 +23,6 @@ setup ()
     EWORK=$EXT4/$BATS_TEST_NUMBER
     mkdir -p "$EWORK"
   fi
-}
-
-teardown ()
-{
-  [[ -z ${EWORK:-} ]] || rm -rf "$EWORK"
 }
 
 MiB=$((1024 * 1024))

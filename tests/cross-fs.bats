@@ -7,18 +7,10 @@ load helpers
 
 setup_file ()
 {
-  need_fs ext4 tmpfs btrfs xfs
-  EXT4=$(mount_fs ext4 ext4)
-  TMPFS=$(mount_fs tmpfs tmpfs 128M)
-  BTRFS=$(mount_fs btrfs btrfs)
-  XFS=$(mount_fs xfs xfs)
-  export EXT4 TMPFS BTRFS XFS
+  setup_fs_file EXT4=ext4 TMPFS=tmpfs:128M BTRFS=btrfs XFS=xfs
 }
 
-teardown_file ()
-{
-  unmount_all
-}
+# teardown_file and teardown: helpers.bash's.
 
 setup ()
 {
@@ -26,14 +18,6 @@ setup ()
   check_file_skip
   for m in "$EXT4" "$TMPFS" "$BTRFS" "$XFS"; do
     mkdir -p "$m/$BATS_TEST_NUMBER"
-  done
-}
-
-teardown ()
-{
-  local m
-  for m in "${EXT4:-}" "${TMPFS:-}" "${BTRFS:-}" "${XFS:-}"; do
-    [[ -z $m ]] || rm -rf "${m:?}/$BATS_TEST_NUMBER"
   done
 }
 

@@ -14,9 +14,7 @@ BIG=$((PIECES * 64 * MiB + 12345))
 
 setup_file ()
 {
-  need_fs btrfs
-  MNT=$(mount_fs btrfs btrfs 4G)
-  export MNT
+  setup_fs_file MNT=btrfs:4G
   [[ -z ${FCOPY_FILE_SKIP:-} ]] || return 0
   # Real data, no holes: one random 64 MiB piece (on the host disk), written
   # PIECES times with read/write, so that no block is shared yet.
@@ -29,10 +27,7 @@ setup_file ()
   rm "$piece"
 }
 
-teardown_file ()
-{
-  unmount_all
-}
+# teardown_file: helpers.bash's.
 
 setup ()
 {

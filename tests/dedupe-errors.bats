@@ -11,18 +11,10 @@ load helpers
 
 setup_file ()
 {
-  need_fs ext4 tmpfs btrfs xfs
-  EXT4=$(mount_fs ext4 ext4)
-  TMPFS=$(mount_fs tmpfs tmpfs 64M)
-  BTRFS=$(mount_fs btrfs btrfs)
-  XFS=$(mount_fs xfs xfs)
-  export EXT4 TMPFS BTRFS XFS
+  setup_fs_file EXT4=ext4 TMPFS=tmpfs:64M BTRFS=btrfs XFS=xfs
 }
 
-teardown_file ()
-{
-  unmount_all
-}
+# teardown_file: helpers.bash's.
 
 MiB=$((1024 * 1024))
 SIZE=$((3 * MiB + 12345))
@@ -45,13 +37,11 @@ teardown ()
   if [[ -n $f ]] && awk -v f="$f" '$1 == f { found = 1 } END { exit !found }' /proc/swaps; then
     swapoff "$f"
   fi
-  for m in "${EXT4:-}" "${TMPFS:-}" "${BTRFS:-}" "${XFS:-}"; do
+  for m in "${EXT4:-}" "${BTRFS:-}" "${XFS:-}"; do
     [[ -n $m && -d $m/$BATS_TEST_NUMBER ]] || continue
-    if [[ $m == "$BTRFS" || $m == "$XFS" || $m == "$EXT4" ]]; then
-      find "$m/$BATS_TEST_NUMBER" -type f -exec chattr -i -a {} + 2>/dev/null || true
-    fi
-    rm -rf "${m:?}/$BATS_TEST_NUMBER"
+    find "$m/$BATS_TEST_NUMBER" -type f -exec chattr -i -a {} + 2>/dev/null || true
   done
+  teardown_fs_test
 }
 
 # on MNT: work in a fresh directory on MNT, with an identical pair a, b

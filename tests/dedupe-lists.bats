@@ -11,31 +11,17 @@ load helpers
 
 setup_file ()
 {
-  need_fs btrfs
-  MNT=$(mount_fs btrfs btrfs)
-  export MNT
+  setup_fs_file MNT=btrfs
 }
 
-teardown_file ()
-{
-  unmount_all
-}
+# teardown_file and teardown: helpers.bash's.
 
 MiB=$((1024 * 1024))
 SIZE=$((MiB + 12345))
 
 setup ()
 {
-  check_file_skip
-  DIR=$MNT/$BATS_TEST_NUMBER
-  mkdir -p "$DIR"
-  cd "$DIR"
-}
-
-teardown ()
-{
-  cd /
-  [[ -z ${DIR:-} ]] || rm -rf "$DIR"
+  setup_fs_test "$MNT"
 }
 
 # make_trees: s/ and d/ with three identical pairs at the same paths, one

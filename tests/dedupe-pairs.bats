@@ -11,16 +11,10 @@ load helpers
 
 setup_file ()
 {
-  need_fs btrfs xfs
-  BTRFS=$(mount_fs btrfs btrfs)
-  XFS=$(mount_fs xfs xfs)
-  export BTRFS XFS
+  setup_fs_file BTRFS=btrfs XFS=xfs
 }
 
-teardown_file ()
-{
-  unmount_all
-}
+# teardown_file and teardown: helpers.bash's.
 
 MiB=$((1024 * 1024))
 # Several MiB and an unaligned tail: the EOF block must be shared too.
@@ -32,13 +26,6 @@ setup ()
 {
   check_file_skip
   export FCOPY_SHIM_LOG=$BATS_TEST_TMPDIR/shim.log
-}
-
-teardown ()
-{
-  cd /
-  [[ -z ${BTRFS:-} ]] || rm -rf "${BTRFS:?}/$BATS_TEST_NUMBER"
-  [[ -z ${XFS:-} ]] || rm -rf "${XFS:?}/$BATS_TEST_NUMBER"
 }
 
 # on MNT: work in a fresh directory on MNT.

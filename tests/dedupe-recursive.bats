@@ -8,15 +8,10 @@ load helpers
 
 setup_file ()
 {
-  need_fs btrfs
-  MNT=$(mount_fs btrfs btrfs)
-  export MNT
+  setup_fs_file MNT=btrfs
 }
 
-teardown_file ()
-{
-  unmount_all
-}
+# teardown_file and teardown: helpers.bash's.
 
 MiB=$((1024 * 1024))
 S_TOP=$((MiB + 1))
@@ -26,17 +21,8 @@ S_DIFF=500000
 
 setup ()
 {
-  check_file_skip
+  setup_fs_test "$MNT"
   export FCOPY_SHIM_LOG=$BATS_TEST_TMPDIR/shim.log
-  DIR=$MNT/$BATS_TEST_NUMBER
-  mkdir -p "$DIR"
-  cd "$DIR"
-}
-
-teardown ()
-{
-  cd /
-  [[ -z ${DIR:-} ]] || rm -rf "$DIR"
 }
 
 # make_trees: s/ and d/ with identical files at the same relative paths

@@ -15,16 +15,10 @@ load helpers
 setup_file ()
 {
   need_shim
-  need_fs ext4 btrfs
-  EXT4=$(mount_fs ext4 ext4)
-  BTRFS=$(mount_fs btrfs btrfs)
-  export EXT4 BTRFS
+  setup_fs_file EXT4=ext4 BTRFS=btrfs
 }
 
-teardown_file ()
-{
-  unmount_all
-}
+# teardown_file and teardown: helpers.bash's.
 
 MiB=$((1024 * 1024))
 SIZE=$((3 * MiB + 12345))
@@ -36,13 +30,6 @@ setup ()
   check_file_skip
   export FCOPY_SHIM_LOG=$BATS_TEST_TMPDIR/shim.log
   on "$EXT4"
-}
-
-teardown ()
-{
-  cd /
-  [[ -z ${EXT4:-} ]] || rm -rf "${EXT4:?}/$BATS_TEST_NUMBER"
-  [[ -z ${BTRFS:-} ]] || rm -rf "${BTRFS:?}/$BATS_TEST_NUMBER"
 }
 
 # on MNT: work in a fresh directory on MNT with a source "src" of SIZE

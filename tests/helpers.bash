@@ -174,6 +174,77 @@ unmount_all ()
   return $rc
 }
 
+# setup_fs_file VAR=TYPE[:SIZE]...: the setup_file of a file whose tests
+# work on loop filesystems.  Check what each TYPE needs (need_fs), make and
+# mount one TYPE filesystem of SIZE (mount_fs's default if none) at
+# $BATS_FILE_TMPDIR/var (VAR in lower case) and export VAR as its mount
+# point.  When something is missing, every VAR is empty and the tests skip
+# (fail under CI=true).  Other requirements (need_shim, need_cmd) go
+# before the call; teardown_file calls unmount_all.
+setup_fs_file ()
+{
+  local _spec _var _type _size _types=() _mnt
+  for _spec; do
+    _type=${_spec#*=}
+    _types+=("${_type%%:*}")
+  done
+  # Not in a condition: under set -e, as in setup_file itself, a failed
+  # requirement under CI=true ends the setup.
+  need_fs "${_types[@]}"
+  for _spec; do
+    _var=${_spec%%=*} _type=${_spec#*=} _size=
+    if [[ $_type == *:* ]]; then
+      _size=${_type#*:} _type=${_type%%:*}
+    fi
+    _mnt=$(mount_fs "$_type" "${_var,,}" $_size) || return 1
+    printf -v "$_var" %s "$_mnt"
+    export "${_var?}"
+  done
+}
+
+# setup_fs_test [MNT]: the first thing in setup of such a file: skip if
+# setup_file found something missing; with MNT, make a fresh directory
+# $MNT/$BATS_TEST_NUMBER for this test, set DIR to it and cd there.
+setup_fs_test ()
+{
+  check_file_skip
+  [[ $# -eq 0 ]] && return 0
+  DIR=$1/$BATS_TEST_NUMBER
+  mkdir -p "$DIR" && cd "$DIR"
+}
+
+# teardown_fs_test: in teardown, leave and remove this test's directory
+# $BATS_TEST_NUMBER on every filesystem of this file, so that the next
+# test finds the room it needs.
+teardown_fs_test ()
+{
+  local list=$BATS_FILE_TMPDIR/mounts m
+  cd /
+  [[ -f $list ]] || return 0
+  while read -r m; do
+    [[ -n $m && -d $m/$BATS_TEST_NUMBER ]] || continue
+    rm -rf "${m:?}/$BATS_TEST_NUMBER"
+  done <"$list"
+}
+
+# The hooks of a file that works on loop filesystems, unless it defines its
+# own (after `load helpers`, so that its definitions win): setup_file is
+# the file's own, one call of setup_fs_file; these three are shared.
+teardown_file ()
+{
+  unmount_all
+}
+
+setup ()
+{
+  check_file_skip
+}
+
+teardown ()
+{
+  teardown_fs_test
+}
+
 # ---------------------------------------------------------------------------
 # File contents
 

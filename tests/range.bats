@@ -7,16 +7,10 @@ load helpers
 
 setup_file ()
 {
-  need_fs btrfs ext4
-  BTRFS=$(mount_fs btrfs btrfs)
-  EXT4=$(mount_fs ext4 ext4)
-  export BTRFS EXT4
+  setup_fs_file BTRFS=btrfs EXT4=ext4
 }
 
-teardown_file ()
-{
-  unmount_all
-}
+# teardown_file and teardown: helpers.bash's.
 
 setup ()
 {
@@ -25,12 +19,6 @@ setup ()
   E=$EXT4/$BATS_TEST_NUMBER
   mkdir -p "$B" "$E"
   cd "$B"
-}
-
-teardown ()
-{
-  cd /
-  rm -rf "${B:?}" "${E:?}"
 }
 
 KiB=1024

@@ -8,15 +8,10 @@ load reflink
 
 setup_file ()
 {
-  need_fs btrfs
-  MNT=$(mount_fs btrfs btrfs)
-  export MNT
+  setup_fs_file MNT=btrfs
 }
 
-teardown_file ()
-{
-  unmount_all
-}
+# teardown_file and teardown: helpers.bash's; setup: reflink.bash's.
 
 @test "btrfs: --reflink=auto (the default) clones" {
   reflink_auto

@@ -7,28 +7,10 @@ load helpers
 
 setup_file ()
 {
-  need_fs ext4 tmpfs
-  EXT4=$(mount_fs ext4 ext4)
-  TMPFS=$(mount_fs tmpfs tmpfs 64M)
-  export EXT4 TMPFS
+  setup_fs_file EXT4=ext4 TMPFS=tmpfs:64M
 }
 
-teardown_file ()
-{
-  unmount_all
-}
-
-setup ()
-{
-  check_file_skip
-}
-
-teardown ()
-{
-  cd /
-  [[ -z ${EXT4:-} ]] || rm -rf "${EXT4:?}/$BATS_TEST_NUMBER"
-  [[ -z ${TMPFS:-} ]] || rm -rf "${TMPFS:?}/$BATS_TEST_NUMBER"
-}
+# teardown_file, setup and teardown: helpers.bash's.
 
 MiB=$((1024 * 1024))
 

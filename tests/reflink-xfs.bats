@@ -8,15 +8,10 @@ load reflink
 
 setup_file ()
 {
-  need_fs xfs
-  MNT=$(mount_fs xfs xfs)
-  export MNT
+  setup_fs_file MNT=xfs
 }
 
-teardown_file ()
-{
-  unmount_all
-}
+# teardown_file and teardown: helpers.bash's; setup: reflink.bash's.
 
 @test "xfs: --reflink=auto (the default) clones" {
   reflink_auto

@@ -7,21 +7,14 @@ MiB=$((1024 * 1024))
 
 setup ()
 {
-  check_file_skip
-  DIR=$MNT/$BATS_TEST_NUMBER
-  mkdir -p "$DIR"
-  cd "$DIR"
+  setup_fs_test "$MNT"
   # Several MiB and an unaligned tail: the clone must take the EOF block.
   make_random src $((4 * MiB + 4097))
   # Each test starts from a source that shares nothing.
   extents_none_shared src
 }
 
-teardown ()
-{
-  cd /
-  [[ -z ${DIR:-} ]] || rm -rf "$DIR"
-}
+# teardown: helpers.bash's (this test's directory removed).
 
 # check_clone DST: DST has the bytes of src and shares all its blocks.
 check_clone ()
