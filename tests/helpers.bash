@@ -158,6 +158,30 @@ mount_fs ()
   echo "$mnt"
 }
 
+# is_mounted DIR: a filesystem is mounted at DIR, as the mount table says
+# (mountpoint(1) stats DIR, and that fails with EIO on a filesystem that
+# was shut down).  Only DIR's parent is resolved, for the same reason.
+is_mounted ()
+{
+  local d
+  d=$(realpath -e -- "$(dirname -- "$1")")/$(basename -- "$1") || return 1
+  awk -v d="$d" '$5 == d { found = 1 } END { exit !found }' /proc/self/mountinfo
+}
+
+# remount_fs MNT [OPTIONS]: unmount the loop filesystem that mount_fs made
+# at MNT (if it is mounted) and mount its image again, with the mount
+# OPTIONS if given: what the next boot does after a crash, log recovery
+# included.
+remount_fs ()
+{
+  local mnt=$1 img=$1.img
+  [[ -f $img ]] || { echo "remount_fs: no image $img" >&2; return 1; }
+  if is_mounted "$mnt"; then
+    umount "$mnt" || return 1
+  fi
+  mount -o "loop${2:+,$2}" "$img" "$mnt"
+}
+
 # unmount_all: undo every mount_fs of this file, newest first.  Safe to run
 # after a failed setup_file and when nothing was mounted.
 unmount_all ()
@@ -165,7 +189,7 @@ unmount_all ()
   local list=$BATS_FILE_TMPDIR/mounts m rc=0
   [[ -f $list ]] || return 0
   while read -r m; do
-    mountpoint -q "$m" || continue
+    is_mounted "$m" || continue
     # A process a failed test left behind may still hold a file: detach
     # lazily rather than leave the mount for the next run.
     umount "$m" 2>/dev/null || umount -l "$m" || rc=1

@@ -25,6 +25,7 @@ TESTS = \
   tests/dest-options.bats \
   tests/dest-race.bats \
   tests/atomic.bats \
+  tests/crash.bats \
   tests/fault-matrix.bats \
   tests/hostile.bats \
   tests/fuzz.bats \
