@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "c-ctype.h"
 #include "intprops.h"
 #include "xstrtol.h"
 
@@ -20,6 +21,10 @@ parse_byte_count (char const *arg, off_t *n)
      that no gnulib version can make -1 a valid length.  */
   if (e == LONGINT_OK && (strchr (arg, '-') || TYPE_MAXIMUM (off_t) < u))
     e = LONGINT_OVERFLOW;
+  /* And it begins with a digit: strtoumax also skips white space and a
+     '+' before the number, which the manual does not allow.  */
+  if (e == LONGINT_OK && !c_isdigit (arg[0]))
+    e = LONGINT_INVALID;
   errno = e == LONGINT_OVERFLOW ? EOVERFLOW : 0;
   if (e != LONGINT_OK)
     return false;

@@ -2,7 +2,8 @@
    --src-offset, --dst-offset).
 
    An input is taken as one command-line argument (up to its first NUL).
-   Checks: no crash; an accepted count is in [0, OFF_MAX] and has no sign;
+   Checks: no crash; an accepted count is in [0, OFF_MAX], has no sign
+   and begins with a digit (no white space);
    a plain decimal is read exactly; and the suffixes scale it: N K = N *
    1024, N KB = N * 1000, N MiB = N * 1024^2, ..., or are refused as too
    large exactly when the product does not fit an off_t.  */
@@ -69,7 +70,7 @@ LLVMFuzzerTestOneInput (uint8_t const *data, size_t size)
   off_t n = 0;
   bool ok = parse_byte_count (arg, &n);
   if (ok)
-    FUZZ_CHECK (0 <= n && !strchr (arg, '-'));
+    FUZZ_CHECK (0 <= n && !strchr (arg, '-') && '0' <= arg[0] && arg[0] <= '9');
   else
     FUZZ_CHECK (errno == 0 || errno == EOVERFLOW);
 
