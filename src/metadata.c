@@ -44,7 +44,8 @@ preserve_times (struct meta_job const *m, struct fcopy_options const *opts)
 /* Give the copy the source's owner and group.  Return true if it has
    them; if an unprivileged user may not give them (EPERM, EINVAL), try
    the group alone and set *DROP to the mode bits that must then not be
-   copied, silently, as cp does.  */
+   copied, silently, as cp does.  Any other failure sets *DROP too, and
+   is reported.  */
 /* fchown, or by name when the copy has no descriptor.  */
 static int
 chown_dest (struct meta_job const *m, uid_t uid, gid_t gid)
@@ -70,6 +71,10 @@ preserve_owner (struct meta_job const *m, struct fcopy_options const *opts,
       *drop = S_ISUID | S_ISGID | S_ISVTX;
       return true;
     }
+  /* A privileged chown that failed (no CAP_CHOWN, an unmapped id...):
+     the copy keeps our owner, and must not get the source's setuid and
+     setgid bits with it, whatever its mode (cp gives it neither).  */
+  *drop = S_ISUID | S_ISGID | S_ISVTX;
   error (0, errno, "failed to preserve ownership for %s",
          quoteaf (m->dst.name));
   return !opts->require_preserve;
