@@ -41,11 +41,6 @@ preserve_times (struct meta_job const *m, struct fcopy_options const *opts)
   return !opts->require_preserve;
 }
 
-/* Give the copy the source's owner and group.  Return true if it has
-   them; if an unprivileged user may not give them (EPERM, EINVAL), try
-   the group alone and set *DROP to the mode bits that must then not be
-   copied, silently, as cp does.  Any other failure sets *DROP too, and
-   is reported.  */
 /* fchown, or by name when the copy has no descriptor.  */
 static int
 chown_dest (struct meta_job const *m, uid_t uid, gid_t gid)
@@ -55,6 +50,11 @@ chown_dest (struct meta_job const *m, uid_t uid, gid_t gid)
           : fchown (m->dst_fd, uid, gid));
 }
 
+/* Give the copy the source's owner and group.  Return true if it has
+   them; if an unprivileged user may not give them (EPERM, EINVAL), try
+   the group alone and set *DROP to the mode bits that must then not be
+   copied, silently, as cp does.  Any other failure sets *DROP too, and
+   is reported.  */
 static bool
 preserve_owner (struct meta_job const *m, struct fcopy_options const *opts,
                 mode_t *drop)
@@ -72,9 +72,10 @@ preserve_owner (struct meta_job const *m, struct fcopy_options const *opts,
       return true;
     }
   /* A privileged chown that failed (no CAP_CHOWN, an unmapped id...):
-     the copy keeps our owner, and must not get the source's setuid and
-     setgid bits with it, whatever its mode (cp gives it neither).  */
-  *drop = S_ISUID | S_ISGID | S_ISVTX;
+     the copy keeps our owner and group, so the source's setuid and
+     setgid bits, and what it let its group and others do, were meant
+     for others: the copy gets the owner's bits alone, as cp leaves it. */
+  *drop = S_ISUID | S_ISGID | S_ISVTX | S_IRWXG | S_IRWXO;
   error (0, errno, "failed to preserve ownership for %s",
          quoteaf (m->dst.name));
   return !opts->require_preserve;
@@ -181,9 +182,18 @@ set_mode (struct meta_job const *m, struct fcopy_options const *opts,
         acl_name = dst_at_name (m, fd_name, sizeof fd_name, opts);
       else if (dir && opts->proc_fds)
         acl_name = fd_name;
-      /* With the file type, so that a directory's default ACL goes too. */
-      if (qcopy_acl (m->src_name, m->src_fd, acl_name, m->dst_fd,
-                     (m->src_st->st_mode & S_IFMT) | src_mode) == 0)
+      int r;
+      /* After a failed chown (DROP holds the group's and others' bits),
+         no ACL: the source's was meant for another owner and group.  */
+      if (drop & S_IRWXO)
+        r = (0 <= m->dst_fd && !dir ? fchmod (m->dst_fd, src_mode)
+             : chmod (acl_name, src_mode));
+      else
+        /* With the file type, so that a directory's default ACL goes
+           too.  */
+        r = qcopy_acl (m->src_name, m->src_fd, acl_name, m->dst_fd,
+                       (m->src_st->st_mode & S_IFMT) | src_mode);
+      if (r == 0)
         return true;
       error (0, errno, "preserving permissions for %s",
              quoteaf (m->dst.name));

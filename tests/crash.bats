@@ -7,8 +7,9 @@
 #   --atomic --fsync, `shutdown -f` (the log written out first, so all
 #   that was committed is kept): DEST is the whole new file, never empty,
 #   and nothing else is in its directory; the same for a tree with -a.
-#   --atomic alone, `shutdown` (the log as the disk has it): DEST is the
-#   old file or the whole new one, never a mix, never empty.
+#   --atomic alone, `shutdown` (the log as the disk has it) and `shutdown
+#   -f`: DEST is the old file or the whole new one, never a mix, never
+#   empty.
 #   --atomic alone, `shutdown -f` in the middle of the copy: DEST is the
 #   old file and no temporary is left.
 # The sources are on the host's disk, so that the bytes are written (a
@@ -139,24 +140,30 @@ synced_rounds ()
   done
 }
 
-# unsynced_rounds MNT: --atomic alone, then shutdown without -f: the old
-# file or the whole new one.  Prints how many of each.
+# unsynced_rounds MNT: --atomic alone, then shutdown with the log as the
+# disk has it, and with the log written out first (-f: the rename is then
+# kept, and the data must be there too: before fcopy wrote the data out
+# ahead of the rename, DEST came back empty here): the old file or the
+# whole new one.  Prints how many of each.
 unsynced_rounds ()
 {
-  local d=$1/$BATS_TEST_NUMBER size round what n_old=0 n_new=0
-  for size in $MiB $((40 * MiB)); do
-    for ((round = 1; round <= ROUNDS; round++)); do
-      make_old_and_new "$d" "$size"
-      run --separate-stderr fcopy --atomic new "$d/dst"
-      assert_status 0
-      crash "$1"
-      what=$(which_file "$d/dst")
-      case $what in
-        old) n_old=$((n_old + 1)) ;;
-        new) n_new=$((n_new + 1)) ;;
-        *) echo "round $round, $size bytes: dst is $what" >&2; return 1 ;;
-      esac
-      only_dst "$d"
+  local d=$1/$BATS_TEST_NUMBER size round flag what n_old=0 n_new=0
+  for flag in '' -f; do
+    for size in $MiB $((40 * MiB)); do
+      for ((round = 1; round <= ROUNDS; round++)); do
+        make_old_and_new "$d" "$size"
+        run --separate-stderr fcopy --atomic new "$d/dst"
+        assert_status 0
+        crash "$1" $flag
+        what=$(which_file "$d/dst")
+        case $what in
+          old) n_old=$((n_old + 1)) ;;
+          new) n_new=$((n_new + 1)) ;;
+          *) echo "shutdown $flag, round $round, $size bytes: dst is $what" >&2
+             return 1 ;;
+        esac
+        only_dst "$d"
+      done
     done
   done
   echo "# after the crash: $n_old times the old file, $n_new times the new one" >&3
