@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <fcntl.h>
 #include <string.h>
@@ -75,6 +76,12 @@ preserve_owner (struct meta_job const *m, struct fcopy_options const *opts,
   return !opts->require_preserve;
 }
 
+/* libattr reads /etc/xattr.conf into a static list on its first call
+   (and on every call while the file is unreadable or malformed), which
+   two threads (--jobs) must not build at once: one call at a time.  The
+   lock is as global as the list it guards.  */
+static pthread_mutex_t xattr_conf_lock = PTHREAD_MUTEX_INITIALIZER;
+
 /* attr_copy_fd's filter: ACLs are copied with the mode, SELinux labels
    only with --preserve=context; /etc/xattr.conf says what else to skip. */
 static int
@@ -83,7 +90,10 @@ copy_xattr_name (char const *name, struct error_context *ctx)
   if (strncmp (name, "system.posix_acl_", 17) == 0
       || strcmp (name, "security.selinux") == 0)
     return 0;
-  return attr_copy_check_permissions (name, ctx);
+  pthread_mutex_lock (&xattr_conf_lock);
+  int copy = attr_copy_check_permissions (name, ctx);
+  pthread_mutex_unlock (&xattr_conf_lock);
+  return copy;
 }
 
 static void

@@ -46,6 +46,8 @@ report_debug (char const *src_name, char const *dst_name,
   };
   char const *sep = " (";
 
+  /* One line, whole: with --jobs, other threads print theirs too.  */
+  flockfile (stdout);
   printf ("%s -> %s", quoteaf_n (0, src_name), quoteaf_n (1, dst_name));
   /* Steps an earlier one made unnecessary are not printed.  */
   for (size_t i = 0; i < sizeof steps / sizeof *steps; i++)
@@ -58,6 +60,7 @@ report_debug (char const *src_name, char const *dst_name,
   if (r->clone != STEP_DONE && r->failure != FAILED_CLONE)
     printf ("%ssparse detection: %s", sep, holes_word[r->holes]);
   puts (")");
+  funlockfile (stdout);
 }
 
 void
