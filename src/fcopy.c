@@ -258,7 +258,7 @@ main (int argc, char **argv)
   parse_command_line (argc, argv, &opts, &cmd);
   struct fcopy_options const *const o = &opts;
   if (o->atomic)
-    catch_signals ();
+    catch_signals (1);
 
   if (o->dedupe)
     return run_dedupe (o, &cmd);
