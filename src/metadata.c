@@ -24,11 +24,13 @@
 #include "error.h"
 #include "quote-name.h"
 #include "stat-time.h"
-#include "utimens.h"
 
 /* Permission bits that chmod can set.  */
 enum { MODE_BITS = S_ISUID | S_ISGID | S_ISVTX | S_IRWXU | S_IRWXG | S_IRWXO };
 
+/* futimens itself, not gnulib's fdutimens: that one works around
+   kernels older than 2.6.32 and records what it found in static flags,
+   which the threads of --jobs would write at once.  */
 static bool
 preserve_times (struct meta_job const *m, struct fcopy_options const *opts)
 {
@@ -36,7 +38,7 @@ preserve_times (struct meta_job const *m, struct fcopy_options const *opts)
                             get_stat_mtime (m->src_st) };
   if ((m->dst_fd < 0
        ? utimensat (m->dst.dirfd, m->dst.rel, ts, AT_SYMLINK_NOFOLLOW)
-       : fdutimens (m->dst_fd, m->dst.name, ts)) == 0)
+       : futimens (m->dst_fd, ts)) == 0)
     return true;
   error (0, errno, "preserving times for %s", quoteaf (m->dst.name));
   return !opts->require_preserve;
