@@ -27,6 +27,7 @@ TESTS = \
   tests/atomic.bats \
   tests/fault-matrix.bats \
   tests/hostile.bats \
+  tests/jobs.bats \
   tests/cpdiff.bats
 
 EXTRA_DIST += \
