@@ -31,7 +31,8 @@ error (int status, int errnum, char const *format, ...)
   va_start (args, format);
   vfprintf (stderr, format, args);
   va_end (args);
-  error_message_count++;
+  /* Under the lock, but ThreadSanitizer does not know flockfile.  */
+  __atomic_fetch_add (&error_message_count, 1, __ATOMIC_RELAXED);
   if (errnum)
     {
       char buf[1024];
