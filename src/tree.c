@@ -5,7 +5,8 @@
 
    The walk is fts's: directories are made on the way down and given
    their metadata on the way up, after their contents, so that a
-   read-only or back-dated directory can still be filled.  Each one made
+   read-only or back-dated directory can still be filled (with --jobs,
+   after the last file a worker copies into it: tree-jobs.c).  Each one made
    or entered is held open (O_PATH, O_NOFOLLOW), and what goes in it is
    made relative to it.  */
 
