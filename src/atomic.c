@@ -61,13 +61,11 @@ give_name (struct temp_file *t, int (*try) (char *, void *))
 {
   sigset_t old;
   block_signals (&old);
+  t->place = claim_on_signal ();
   strcpy (t->name, TEMP_TEMPLATE);
   bool ok = 0 <= try_tempname (t->name, 0, t, try);
-  if (ok)
-    {
-      t->named = true;
-      remove_on_signal (t->dir_fd, t->name);
-    }
+  t->named = ok;
+  remove_on_signal (t->place, t->dir_fd, ok ? t->name : NULL);
   unblock_signals (&old);
   return ok;
 }
@@ -109,9 +107,11 @@ temp_discard (struct temp_file *t)
   sigset_t old;
   block_signals (&old);
   if (t->named)
-    unlinkat (t->dir_fd, t->name, 0);
+    {
+      unlinkat (t->dir_fd, t->name, 0);
+      forget_on_signal (t->place);
+    }
   t->named = false;
-  forget_on_signal ();
   unblock_signals (&old);
   if (0 <= t->fd)
     close (t->fd);
@@ -197,7 +197,7 @@ put_in_place (struct temp_file *t, struct dst_path const *dst,
       return false;
     }
   t->named = false;
-  forget_on_signal ();
+  forget_on_signal (t->place);
   return true;
 }
 

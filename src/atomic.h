@@ -19,6 +19,7 @@ struct temp_file
   mode_t mode;             /* it is made with (less the umask) */
   bool named;              /* NAME is its name in DIR_FD (else it is an
                               O_TMPFILE, with no name) */
+  int place;               /* signals.c's, while NAMED */
   char name[NAME_MAX + 1];
 };
 

@@ -13,11 +13,13 @@
 #include <sys/stat.h>
 
 #include "argmatch.h"
+#include "c-ctype.h"
 #include "error.h"
 #include "exitfail.h"
 #include "progname.h"
 #include "quote.h"
 #include "version-etc.h"
+#include "xstrtol.h"
 #include "xalloc.h"
 #include "size-arg.h"
 
@@ -35,6 +37,7 @@ enum
   DEDUPE_OPTION,
   DST_OFFSET_OPTION,
   GROUPS_FROM_OPTION,
+  JOBS_OPTION,
   KEEP_DIRECTORY_SYMLINK_OPTION,
   LENGTH_OPTION,
   NO_PRESERVE_OPTION,
@@ -67,6 +70,7 @@ static struct option const long_options[] =
   {"fsync", no_argument, NULL, FSYNC_OPTION},
   {"groups-from", required_argument, NULL, GROUPS_FROM_OPTION},
   {"interactive", no_argument, NULL, 'i'},
+  {"jobs", required_argument, NULL, JOBS_OPTION},
   {"keep-directory-symlink", no_argument, NULL,
    KEEP_DIRECTORY_SYMLINK_OPTION},
   {"length", required_argument, NULL, LENGTH_OPTION},
@@ -175,6 +179,8 @@ Mandatory arguments to long options are mandatory for short options too.\n\
   -i, --interactive            prompt before overwrite (overrides a previous -n\n\
                                   option)\n\
   -H                           follow command-line symbolic links in SOURCE\n\
+      --jobs=N                 copy the regular files of a tree in N threads\n\
+                                 (default 1; -i makes it 1)\n\
       --keep-directory-symlink  follow existing symlinks to directories in\n\
                                  the destination\n\
   -l, --link                   hard link files instead of copying\n\
@@ -282,6 +288,29 @@ parse_size (char const *option, char const *arg)
   if (!parse_byte_count (arg, &n))
     {
       error (0, errno, "invalid %s %s", option, quote (arg));
+      usage (exit_failure);
+    }
+  return n;
+}
+
+/* --jobs=N: from 1 thread to JOBS_MAX.  More than there are CPUs is
+   fine (a copy also waits for the disk); JOBS_MAX only keeps a typo
+   from asking for a million threads.  */
+enum { JOBS_MAX = 1024 };
+static size_t
+parse_jobs (char const *arg)
+{
+  uintmax_t n;
+  enum strtol_error e = xstrtoumax (arg, NULL, 10, &n, "");
+  /* Digits only: xstrtoumax also takes white space, '+' and '-'.  */
+  if (e == LONGINT_OK && (!c_isdigit (arg[0]) || n == 0))
+    e = LONGINT_INVALID;
+  if (e == LONGINT_OK && JOBS_MAX < n)
+    e = LONGINT_OVERFLOW;
+  if (e != LONGINT_OK)
+    {
+      error (0, e == LONGINT_OVERFLOW ? EOVERFLOW : 0, "invalid --jobs %s",
+             quote (arg));
       usage (exit_failure);
     }
   return n;
@@ -453,6 +482,7 @@ parse_fcopy_option (int c, struct fcopy_options *opts, struct command *cmd)
     case DEBUG_OPTION: opts->debug = true; break;
     case DEDUPE_OPTION: opts->dedupe = true; break;
     case GROUPS_FROM_OPTION: set_list (cmd, optarg, true); break;
+    case JOBS_OPTION: opts->jobs = parse_jobs (optarg); break;
     case PAIRS_FROM_OPTION: set_list (cmd, optarg, false); break;
     case STATS_OPTION: opts->stats = true; break;
     case SRC_OFFSET_OPTION:
@@ -588,5 +618,9 @@ parse_command_line (int argc, char **argv, struct fcopy_options *opts,
       set_simple_backup_suffix (ps.backup_suffix);
       opts->backup = xget_version ("backup type", ps.backup_control);
     }
+  /* -i asks on the terminal about one file after the other, in the
+     walk's order: no file is copied beside another.  */
+  if (opts->interactive == I_ASK_USER)
+    opts->jobs = 1;
   check_options (opts, cmd, &ps);
 }

@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -35,13 +36,16 @@ dest_free (struct dest *d)
   free (d->own_name);
 }
 
+/* One line, whole: with --jobs, other threads print theirs too.  */
 void
 report_dest (char const *src_name, struct dest const *d)
 {
+  flockfile (stdout);
   printf ("%s -> %s", quoteaf_n (0, src_name), quoteaf_n (1, d->path.name));
   if (d->backup)
     printf (" (backup: %s)", quoteaf_n (2, d->backup));
   putchar ('\n');
+  funlockfile (stdout);
 }
 
 /* -i: ask whether D may be overwritten; true if the answer is yes.  A
@@ -222,6 +226,27 @@ kept_by_update (struct dest const *d, struct stat const *src_st,
   return DEST_KEEP;
 }
 
+/* utimecmpat keeps what it learns of each file system's timestamp
+   resolution in a static table of gnulib's, which two threads (--jobs)
+   must not change at once: one call at a time.  The lock is as global
+   as the table it guards.  */
+static pthread_mutex_t utimecmp_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* -u: whether D is older than the source, whose time is cut to what the
+   destination's filesystem keeps, so a copy made with -p is not "older"
+   on a coarser one.  */
+static bool
+older (struct dest const *d, struct stat const *src_st,
+       struct fcopy_options const *opts)
+{
+  pthread_mutex_lock (&utimecmp_lock);
+  int cmp = utimecmpat (d->path.dirfd, d->path.rel, &d->st, src_st,
+                        opts->preserve_timestamps
+                        ? UTIMECMP_TRUNCATE_SOURCE : 0);
+  pthread_mutex_unlock (&utimecmp_lock);
+  return cmp < 0;
+}
+
 /* The checks that may keep D as it is, or refuse the copy.  */
 static enum dest_verdict
 keep_or_refuse (struct dest *d, char const *src_name,
@@ -252,12 +277,7 @@ keep_or_refuse (struct dest *d, char const *src_name,
     }
   if (src_dir)
     return DEST_EXISTS;
-  /* -u: the source's time cut to what the destination's filesystem
-     keeps, so a copy made with -p is not "older" on a coarser one.  */
-  if (opts->update == UPDATE_OLDER
-      && 0 <= utimecmpat (d->path.dirfd, d->path.rel, &d->st, src_st,
-                        opts->preserve_timestamps
-                        ? UTIMECMP_TRUNCATE_SOURCE : 0))
+  if (opts->update == UPDATE_OLDER && !older (d, src_st, opts))
     return kept_by_update (d, src_st, mem, opts);
   if (opts->interactive == I_ASK_USER && !overwrite_ok (d, opts))
     return DEST_KEEP;

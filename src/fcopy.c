@@ -255,7 +255,8 @@ int
 main (int argc, char **argv)
 {
   struct fcopy_options opts = { .reflink = REFLINK_AUTO,
-                                .sparse = SPARSE_AUTO, .length = -1 };
+                                .sparse = SPARSE_AUTO, .length = -1,
+                                .jobs = 1 };
   struct command cmd = { 0 };
 
   set_program_name (argv[0]);
@@ -271,7 +272,7 @@ main (int argc, char **argv)
   parse_command_line (argc, argv, &opts, &cmd);
   struct fcopy_options const *const o = &opts;
   if (o->atomic)
-    catch_signals ();
+    catch_signals (o->jobs + 1);   /* the walk's thread and each worker */
 
   if (o->dedupe)
     return run_dedupe (o, &cmd);

@@ -16,7 +16,6 @@ void inode_set_add (struct inode_set *set, struct stat const *st,
                     char const *name);
 
 /* The name ST's file was remembered under, or NULL.  */
-char const *inode_set_find (struct inode_set const *set,
-                            struct stat const *st);
+char const *inode_set_find (struct inode_set *set, struct stat const *st);
 
 #endif

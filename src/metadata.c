@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <fcntl.h>
 #include <string.h>
@@ -23,11 +24,13 @@
 #include "error.h"
 #include "quote-name.h"
 #include "stat-time.h"
-#include "utimens.h"
 
 /* Permission bits that chmod can set.  */
 enum { MODE_BITS = S_ISUID | S_ISGID | S_ISVTX | S_IRWXU | S_IRWXG | S_IRWXO };
 
+/* futimens itself, not gnulib's fdutimens: that one works around
+   kernels older than 2.6.32 and records what it found in static flags,
+   which the threads of --jobs would write at once.  */
 static bool
 preserve_times (struct meta_job const *m, struct fcopy_options const *opts)
 {
@@ -35,7 +38,7 @@ preserve_times (struct meta_job const *m, struct fcopy_options const *opts)
                             get_stat_mtime (m->src_st) };
   if ((m->dst_fd < 0
        ? utimensat (m->dst.dirfd, m->dst.rel, ts, AT_SYMLINK_NOFOLLOW)
-       : fdutimens (m->dst_fd, m->dst.name, ts)) == 0)
+       : futimens (m->dst_fd, ts)) == 0)
     return true;
   error (0, errno, "preserving times for %s", quoteaf (m->dst.name));
   return !opts->require_preserve;
@@ -81,6 +84,12 @@ preserve_owner (struct meta_job const *m, struct fcopy_options const *opts,
   return !opts->require_preserve;
 }
 
+/* libattr reads /etc/xattr.conf into a static list on its first call
+   (and on every call while the file is unreadable or malformed), which
+   two threads (--jobs) must not build at once: one call at a time.  The
+   lock is as global as the list it guards.  */
+static pthread_mutex_t xattr_conf_lock = PTHREAD_MUTEX_INITIALIZER;
+
 /* attr_copy_fd's filter: ACLs are copied with the mode, SELinux labels
    only with --preserve=context; /etc/xattr.conf says what else to skip. */
 static int
@@ -89,7 +98,10 @@ copy_xattr_name (char const *name, struct error_context *ctx)
   if (strncmp (name, "system.posix_acl_", 17) == 0
       || strcmp (name, "security.selinux") == 0)
     return 0;
-  return attr_copy_check_permissions (name, ctx);
+  pthread_mutex_lock (&xattr_conf_lock);
+  int copy = attr_copy_check_permissions (name, ctx);
+  pthread_mutex_unlock (&xattr_conf_lock);
+  return copy;
 }
 
 static void

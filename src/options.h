@@ -79,6 +79,8 @@ struct fcopy_options
   bool keep_directory_symlink;  /* a dst symlink to a dir is entered */
   bool atomic;       /* --atomic: files renamed into place when complete */
   bool fsync;        /* --fsync: files and changed directories synced */
+  size_t jobs;       /* --jobs=N: the regular files of a tree are copied
+                        by N threads; 1: by the walk, one at a time */
 
   /* -p, --preserve[=LIST], --no-preserve=LIST */
   bool preserve_mode, preserve_ownership, preserve_timestamps;

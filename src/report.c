@@ -1,12 +1,49 @@
-/* report.c -- the -v and --debug lines.  */
+/* report.c -- the -v and --debug lines, and error messages whole.  */
 
 #include <config.h>
 #include "report.h"
 
+#include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "error.h"
 #include "quote-name.h"
+
+/* error(), as glibc's, but each message whole.  glibc 2.36 builds its
+   error() without stdio's locks (its _IO_flockfile is empty outside
+   libio), so with --jobs the program name of one message and the text
+   of another came out on one line.  This one holds stderr for the whole
+   message.  glibc's error is a weak symbol, meant to be replaced: the
+   program's own serves every call, gnulib's too.  */
+void
+error (int status, int errnum, char const *format, ...)
+{
+  fflush (stdout);
+  flockfile (stderr);
+  if (error_print_progname)
+    error_print_progname ();
+  else
+    fprintf (stderr, "%s: ", program_invocation_name);
+  va_list args;
+  va_start (args, format);
+  vfprintf (stderr, format, args);
+  va_end (args);
+  /* Under the lock, but ThreadSanitizer does not know flockfile.  */
+  __atomic_fetch_add (&error_message_count, 1, __ATOMIC_RELAXED);
+  if (errnum)
+    {
+      char buf[1024];
+      fprintf (stderr, ": %s", strerror_r (errnum, buf, sizeof buf));
+    }
+  putc ('\n', stderr);
+  fflush (stderr);
+  funlockfile (stderr);
+  if (status)
+    exit (status);
+}
 
 void
 report_omitted_dir (char const *name)
@@ -46,6 +83,8 @@ report_debug (char const *src_name, char const *dst_name,
   };
   char const *sep = " (";
 
+  /* One line, whole: with --jobs, other threads print theirs too.  */
+  flockfile (stdout);
   printf ("%s -> %s", quoteaf_n (0, src_name), quoteaf_n (1, dst_name));
   /* Steps an earlier one made unnecessary are not printed.  */
   for (size_t i = 0; i < sizeof steps / sizeof *steps; i++)
@@ -58,6 +97,7 @@ report_debug (char const *src_name, char const *dst_name,
   if (r->clone != STEP_DONE && r->failure != FAILED_CLONE)
     printf ("%ssparse detection: %s", sep, holes_word[r->holes]);
   puts (")");
+  funlockfile (stdout);
 }
 
 void

@@ -1,30 +1,73 @@
 /* signals.c -- what a signal must undo under --atomic.
 
-   This is fcopy's one piece of global state: a signal handler can reach
-   nothing else.  It holds at most one name, the temporary file being
-   written, and the handler removes it with async-signal-safe calls only,
-   then dies by the same signal, so that the shell sees the status it
-   expects (130 for SIGINT).  */
+   This is fcopy's one piece of global state that is not a lock: a
+   signal handler can reach nothing else.  It holds the temporary files
+   being written that have a name, at most one per thread (the walk, and
+   each worker of --jobs), and the handler removes them with
+   async-signal-safe calls only (lock-free atomics, unlinkat), then dies
+   by the same signal, so that the shell sees the status it expects (130
+   for SIGINT).
+
+   A thread blocks the signals while it makes a name, but a signal sent
+   to the process goes to a thread that does not block it.  So a thread
+   claims its place before it makes the name (PLACE_MAKING), and a
+   handler waits for such a place to be filled or freed.  The handler
+   closes every place it has seen (PLACE_CLOSED), so no name can be made
+   after it looked, and takes each name from its place before it removes
+   it, so its owner cannot reuse the place meanwhile.  */
 
 #include <config.h>
 #include "signals.h"
 
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "xalloc.h"
+
 static int const caught[] = { SIGHUP, SIGINT, SIGPIPE, SIGTERM };
 
-static volatile sig_atomic_t armed;
-static int temp_dir_fd;
-static char temp_name[NAME_MAX + 1];
+enum { PLACE_FREE, PLACE_MAKING, PLACE_ARMED, PLACE_CLOSED };
+
+struct place
+{
+  atomic_int state;
+  int dir_fd;
+  char name[NAME_MAX + 1];
+};
+
+static struct place *places;
+static size_t n_places;
+
+/* Close PLACE to new names, after waiting for the one being made.  */
+static void
+close_place (struct place *p)
+{
+  for (;;)
+    {
+      int state = atomic_load (&p->state);
+      if (state == PLACE_MAKING)
+        sched_yield ();         /* the owner runs on: it is not here */
+      else if (state == PLACE_CLOSED
+               || atomic_compare_exchange_strong (&p->state, &state,
+                                                  PLACE_CLOSED))
+        {
+          if (state == PLACE_ARMED)
+            unlinkat (p->dir_fd, p->name, 0);
+          return;
+        }
+    }
+}
 
 static void
 on_signal (int sig)
 {
-  if (armed)
-    unlinkat (temp_dir_fd, temp_name, 0);
+  for (size_t i = 0; i < n_places; i++)
+    close_place (&places[i]);
   /* The signal is blocked in its handler: the default action comes as
      soon as the handler returns.  */
   signal (sig, SIG_DFL);
@@ -32,8 +75,10 @@ on_signal (int sig)
 }
 
 void
-catch_signals (void)
+catch_signals (size_t threads)
 {
+  places = xcalloc (threads, sizeof *places);
+  n_places = threads;
   struct sigaction act = { .sa_handler = on_signal };
   sigemptyset (&act.sa_mask);
   for (size_t i = 0; i < sizeof caught / sizeof *caught; i++)
@@ -47,6 +92,8 @@ catch_signals (void)
     }
 }
 
+/* pthread_sigmask, not sigprocmask: with --jobs there are threads, and
+   only the calling one is to hold the signals off.  */
 void
 block_signals (sigset_t *old)
 {
@@ -54,25 +101,49 @@ block_signals (sigset_t *old)
   sigemptyset (&set);
   for (size_t i = 0; i < sizeof caught / sizeof *caught; i++)
     sigaddset (&set, caught[i]);
-  sigprocmask (SIG_BLOCK, &set, old);
+  pthread_sigmask (SIG_BLOCK, &set, old);
 }
 
 void
 unblock_signals (sigset_t const *old)
 {
-  sigprocmask (SIG_SETMASK, old, NULL);
+  pthread_sigmask (SIG_SETMASK, old, NULL);
+}
+
+int
+claim_on_signal (void)
+{
+  for (;;)
+    for (size_t i = 0; i < n_places; i++)
+      {
+        int state = PLACE_FREE;
+        if (atomic_compare_exchange_strong (&places[i].state, &state,
+                                            PLACE_MAKING))
+          return i;
+        /* Closed: a handler is at work in another thread, and the
+           process dies as soon as it is done.  No name may be made.  */
+        if (state == PLACE_CLOSED)
+          for (;;)
+            pause ();
+      }
 }
 
 void
-remove_on_signal (int dir_fd, char const *name)
+remove_on_signal (int place, int dir_fd, char const *name)
 {
-  temp_dir_fd = dir_fd;
-  strncpy (temp_name, name, sizeof temp_name - 1);
-  armed = 1;
+  struct place *p = &places[place];
+  if (name)
+    {
+      p->dir_fd = dir_fd;
+      strncpy (p->name, name, sizeof p->name - 1);
+    }
+  atomic_store (&p->state, name ? PLACE_ARMED : PLACE_FREE);
 }
 
 void
-forget_on_signal (void)
+forget_on_signal (int place)
 {
-  armed = 0;
+  int state = PLACE_ARMED;
+  /* Closed by a handler: it is removing the name, or has.  */
+  atomic_compare_exchange_strong (&places[place].state, &state, PLACE_FREE);
 }

@@ -6,19 +6,28 @@
 #define FCOPY_SIGNALS_H
 
 #include <signal.h>
+#include <stddef.h>
 
-/* Catch the signals (those not ignored when fcopy started).  */
-void catch_signals (void);
+/* Catch the signals (those not ignored when fcopy started), with room
+   for the temporaries of THREADS threads, one each.  */
+void catch_signals (size_t threads);
 
-/* Hold the signals off, into *OLD, and let them come again.  */
+/* Hold the signals off in the calling thread, into *OLD, and let them
+   come again.  */
 void block_signals (sigset_t *old);
 void unblock_signals (sigset_t const *old);
 
-/* The temporary NAME in DIR_FD is to be removed if a signal comes;
-   call with the signals blocked.  */
-void remove_on_signal (int dir_fd, char const *name);
+/* Before the calling thread makes a temporary's name: take a place for
+   it, which a signal handler running in another thread meanwhile waits
+   for.  Call with the signals blocked; return the place.  */
+int claim_on_signal (void);
 
-/* No temporary to remove any more.  */
-void forget_on_signal (void);
+/* The temporary NAME in DIR_FD, just made, is to be removed if a signal
+   comes; or (NAME null) none was made.  PLACE is claim_on_signal's;
+   call with the signals blocked.  */
+void remove_on_signal (int place, int dir_fd, char const *name);
+
+/* No temporary to remove at PLACE any more.  */
+void forget_on_signal (int place);
 
 #endif

@@ -149,6 +149,29 @@ link_to_earlier (struct walk const *w, FTSENT const *ent,
   return true;
 }
 
+/* Whether ENT, a regular file, may be copied by a worker of --jobs
+   while the walk goes on, rather than by the walk now.  Not so:
+   - an operand: it has no directory of the walk to be held by, and the
+     walk of an operand ends with its files anyway;
+   - a FIFO or a device read as a file (--copy-contents, or without -r):
+     reading it may wait for a writer that waits for the files before it
+     to be read, in the walk's order, as cp reads them;
+   - a file whose copy a later name of it is to be linked to
+     (--preserve=links): the link needs the copy complete, and the set of
+     first copies is the walk's;
+   - with -u, a file with several names: dest.c then remembers its copy
+     in the walk's set too, to link its other names to.
+   -i runs no workers at all (cli.c): its prompts come in the walk's
+   order.  */
+static bool
+may_copy_later (struct walk const *w, FTSENT const *ent)
+{
+  struct stat const *st = ent->fts_statp;
+  return (w->t->pool && ent->fts_level != FTS_ROOTLEVEL
+          && S_ISREG (st->st_mode) && !may_share (w, ent)
+          && !(w->t->opts->update == UPDATE_OLDER && 1 < st->st_nlink));
+}
+
 /* Remember that DST_NAME is the copy of ENT's file.  */
 static void
 remember_link (struct walk const *w, FTSENT const *ent, char const *dst_name)
@@ -176,6 +199,11 @@ copy_nondir (struct walk const *w, FTSENT const *ent,
   switch (type)
     {
     case S_IFREG:
+      if (may_copy_later (w, ent))
+        {
+          copy_file_later (w, ent, dst);
+          return true;
+        }
       ok = copy_file (ent->fts_path, dst, w->t->opts, &w->t->mem);
       break;
     case S_IFLNK: ok = copy_symlink (w, ent, dst); break;

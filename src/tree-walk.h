@@ -6,6 +6,7 @@
 #define FCOPY_TREE_WALK_H
 
 #include <stdbool.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include "dst-path.h"
 #include "fts_.h"
@@ -22,8 +23,51 @@ struct walk
                                    the directory being copied at level L,
                                    opened O_PATH | O_NOFOLLOW */
   dev_t *dir_dev;                /* dir_dev[L]: its device, if made */
+  struct dir_ref **dir_ref;     /* dir_ref[L], with --jobs: what keeps
+                                   dir_fd[L] open until the files copied
+                                   into it are (tree-jobs.c) */
   size_t dir_fd_alloc;
 };
+
+/* A directory the walk is leaving, as giving it its metadata needs it:
+   the descriptor held since it was made or entered (closed by
+   set_dir_metadata), its entry's names, status and fts_number (tree.c's
+   DIR_MADE..., DIR_FOUND), and its destination.  */
+struct left_dir
+{
+  int fd;
+  char const *src_acc;          /* fts_accpath */
+  char const *src_path;         /* fts_path */
+  struct stat const *st;
+  long number;
+  bool root;                    /* an operand */
+  struct dst_path dst;
+};
+
+/* Give the directory D its metadata, now that every entry in it is
+   complete (tree.c).  Report failures; return false if any.  */
+bool set_dir_metadata (struct fcopy_options const *opts,
+                       struct left_dir const *d);
+
+/* --jobs (tree-jobs.c).  A hold on the destination directory FD (the
+   walk's, for as long as it is in it), which holds its PARENT (null for
+   an operand) in turn.  */
+struct dir_ref *dir_ref_new (int fd, struct dir_ref *parent,
+                             struct fcopy_options const *opts);
+
+/* The walk leaves D, held by REF: give D its metadata now if no copy
+   into it is still running, else when the last one ends.  Return false
+   if that was now and failed (a later failure counts in the pool's).  */
+bool dir_ref_leave (struct dir_ref *ref, struct left_dir const *d);
+
+/* A walk cut short: close REF's directory without its metadata, as
+   the walk does without --jobs.  Only once no job runs.  */
+void dir_ref_abandon (struct dir_ref *ref);
+
+/* Queue ENT, a regular file in the directory of level ENT's level - 1,
+   to be copied to DST by a worker.  */
+void copy_file_later (struct walk const *w, FTSENT const *ent,
+                      struct dst_path const *dst);
 
 /* Copy ENT, which is not a directory, to DST: a regular file, a
    symbolic link, a FIFO or device, or a hard link to an earlier copy

@@ -5,7 +5,8 @@
 
    The walk is fts's: directories are made on the way down and given
    their metadata on the way up, after their contents, so that a
-   read-only or back-dated directory can still be filled.  Each one made
+   read-only or back-dated directory can still be filled (with --jobs,
+   after the last file a worker copies into it: tree-jobs.c).  Each one made
    or entered is held open (O_PATH, O_NOFOLLOW), and what goes in it is
    made relative to it.  */
 
@@ -61,11 +62,15 @@ tree_init (struct tree_copy *t, struct fcopy_options const *opts,
       t->mem.made = inode_set_new ();
       t->sources = inode_set_new ();
     }
+  /* Workers copy regular files, so not for links instead of copies.  */
+  if (1 < opts->jobs && opts->recursive && opts->link == LINK_NONE)
+    t->pool = jobs_start (opts->jobs, &t->mem);
 }
 
 void
 tree_free (struct tree_copy *t)
 {
+  jobs_stop (t->pool);
   inode_set_free (t->links);
   inode_set_free (t->mem.made);
   inode_set_free (t->sources);
@@ -125,10 +130,18 @@ hold_dir (struct walk *w, FTSENT const *ent, struct dst_path const *dst)
                                  sizeof *w->dir_fd);
       w->dir_dev = xreallocarray (w->dir_dev, w->dir_fd_alloc,
                                   sizeof *w->dir_dev);
+      w->dir_ref = xreallocarray (w->dir_ref, w->dir_fd_alloc,
+                                  sizeof *w->dir_ref);
       for (size_t i = old; i < w->dir_fd_alloc; i++)
-        w->dir_fd[i] = -1;
+        {
+          w->dir_fd[i] = -1;
+          w->dir_ref[i] = NULL;
+        }
     }
   w->dir_fd[level] = fd;
+  if (w->t->pool)
+    w->dir_ref[level] = dir_ref_new (fd, level == FTS_ROOTLEVEL ? NULL
+                                     : w->dir_ref[level - 1], w->t->opts);
   return true;
 }
 
@@ -205,37 +218,31 @@ enter_dir (struct walk *w, FTSENT *ent, struct dst_path const *dst)
   return false;
 }
 
-/* On the way up: the directory's metadata, now that it is filled.  */
-static bool
-leave_dir (struct walk *w, FTSENT const *ent, struct dst_path const *dst)
+bool
+set_dir_metadata (struct fcopy_options const *opts, struct left_dir const *d)
 {
-  struct fcopy_options const *opts = w->t->opts;
-  bool created = ent->fts_number & DIR_MADE;
-  if (ent->fts_number == NOT_MADE)
-    return true;
-  int held_fd = w->dir_fd[ent->fts_level];
-  w->dir_fd[ent->fts_level] = -1;
+  bool created = d->number & DIR_MADE;
+  struct dst_path const *dst = &d->dst;
   if (!created && !opts->preserve_mode && !opts->preserve_timestamps
       && !opts->preserve_ownership && !opts->preserve_xattr && !opts->fsync)
     {
-      close (held_fd);
+      close (d->fd);
       return true;
     }
   /* A source directory that cannot be read (FTS_DNR) still gives its
      copy its attributes, by name (but its extended attributes).  */
-  int src_fd = open (ent->fts_accpath, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  int src_fd = open (d->src_acc, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   /* The directory filled, through the descriptor held since, not the
      name, which may lead elsewhere by now.  */
-  int dst_fd = openat (held_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  close (held_fd);
+  int dst_fd = openat (d->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  close (d->fd);
   bool ok = 0 <= dst_fd;
   if (!ok)
     error (0, errno, "cannot open directory %s", quoteaf (dst->name));
   else
     {
-      struct meta_job m = { src_fd, dst_fd, ent->fts_path, *dst,
-                            ent->fts_statp, created,
-                            ent->fts_number & 07777 };
+      struct meta_job m = { src_fd, dst_fd, d->src_path, *dst, d->st,
+                            created, d->number & 07777 };
       ok = copy_metadata (&m, opts);
       /* --fsync: each directory once, after its last change; the
          operand's also in its parent.  */
@@ -244,7 +251,7 @@ leave_dir (struct walk *w, FTSENT const *ent, struct dst_path const *dst)
           error (0, errno, "failed to sync %s", quoteaf (dst->name));
           ok = false;
         }
-      if (opts->fsync && created && ent->fts_level == FTS_ROOTLEVEL)
+      if (opts->fsync && created && d->root)
         ok &= sync_parent (dst->dirfd, dst->rel, dst->name);
     }
   if (0 <= src_fd)
@@ -252,6 +259,23 @@ leave_dir (struct walk *w, FTSENT const *ent, struct dst_path const *dst)
   if (0 <= dst_fd)
     close (dst_fd);
   return ok;
+}
+
+/* On the way up: the directory's metadata, now that it is filled, or
+   with --jobs once the last file copied into it is.  */
+static bool
+leave_dir (struct walk *w, FTSENT const *ent, struct dst_path const *dst)
+{
+  size_t level = ent->fts_level;
+  if (ent->fts_number == NOT_MADE)
+    return true;
+  struct left_dir d = { w->dir_fd[level], ent->fts_accpath, ent->fts_path,
+                        ent->fts_statp, ent->fts_number,
+                        level == FTS_ROOTLEVEL, *dst };
+  struct dir_ref *ref = w->dir_ref[level];
+  w->dir_fd[level] = -1;
+  w->dir_ref[level] = NULL;
+  return ref ? dir_ref_leave (ref, &d) : set_dir_metadata (w->t->opts, &d);
 }
 
 /* ENT's destination in *DST; return its whole name, to be freed.  */
@@ -420,7 +444,7 @@ copy_tree (struct tree_copy *t, char const *src_name, char const *dst_name)
     }
   /* src_root_len: until the root is read.  */
   struct walk w = { t, src_name, dst_name, strlen (src_name), NULL, NULL,
-                    0 };
+                    NULL, 0 };
   bool ok = true;
   FTSENT *ent;
   while ((ent = fts_read (fts)) != NULL)
@@ -430,11 +454,18 @@ copy_tree (struct tree_copy *t, char const *src_name, char const *dst_name)
       error (0, errno, "cannot walk %s", quoteaf (src_name));
       ok = false;
     }
+  /* --jobs: the operand is done when its last file is, before the next
+     operand, which may go to the same place, is looked at.  */
+  if (t->pool)
+    ok &= jobs_wait (t->pool);
   /* A walk cut short leaves directories it did not leave.  */
   for (size_t i = 0; i < w.dir_fd_alloc; i++)
-    if (0 <= w.dir_fd[i])
+    if (w.dir_ref[i])
+      dir_ref_abandon (w.dir_ref[i]);
+    else if (0 <= w.dir_fd[i])
       close (w.dir_fd[i]);
   free (w.dir_fd);
   free (w.dir_dev);
+  free (w.dir_ref);
   return ok;
 }

@@ -7,6 +7,7 @@
 #include "dest.h"
 #include "engine.h"
 #include "inode-set.h"
+#include "jobs.h"
 #include "options.h"
 
 /* What lasts across operands.  */
@@ -19,6 +20,7 @@ struct tree_copy
   struct dest_memory mem;     /* files made, never to be overwritten;
                                  -u's copies (links again) */
   struct inode_set *sources;  /* operands seen, to warn of repeats */
+  struct job_pool *pool;      /* --jobs: the workers, or null */
 };
 
 /* MANY_SOURCES: several operands go into one directory, where one may

@@ -29,6 +29,7 @@ TESTS = \
   tests/fault-matrix.bats \
   tests/hostile.bats \
   tests/fuzz.bats \
+  tests/jobs.bats \
   tests/cpdiff.bats
 
 EXTRA_DIST += \

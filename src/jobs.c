@@ -1,0 +1,201 @@
+/* jobs.c -- the queue of --jobs and its workers.
+
+   One lock guards the queue and the counts; a thread holds it only to
+   take a job and to count it done, never while it copies.  The queue is
+   bounded, so that the walk, which is faster than the copies, runs jobs
+   itself rather than fill memory with names (peak RSS stays that of a
+   few dozen jobs).  */
+
+#include <config.h>
+#include "jobs.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "engine.h"
+#include "error.h"
+#include "quote-name.h"
+#include "xalloc.h"
+
+/* Jobs queued per worker: enough to keep it busy while the walk reads
+   the next directory or copies a file of its own.  */
+enum { QUEUED_PER_WORKER = 16 };
+
+struct worker
+{
+  struct job_pool *pool;
+  pthread_t thread;
+  struct clone_memo clone;     /* what FICLONE said to this worker */
+  struct dest_memory mem;      /* the run's memory as this worker sees it */
+};
+
+struct job_pool
+{
+  pthread_mutex_t lock;
+  pthread_cond_t work;         /* a job was queued, or the pool stops */
+  pthread_cond_t idle;         /* no job is pending any more */
+  struct job *head, *tail;     /* the queue, oldest first */
+  size_t queued, capacity;
+  size_t pending;              /* queued or running */
+  bool failed;                 /* a job failed since the last jobs_wait */
+  bool stopping;
+  struct dest_memory const *walk_mem;
+  size_t n_workers;
+  struct worker worker[];
+};
+
+/* Take the oldest job, or NULL if there is none.  Call with the lock
+   held.  */
+static struct job *
+take_job (struct job_pool *p)
+{
+  struct job *job = p->head;
+  if (job)
+    {
+      p->head = job->next;
+      if (!p->head)
+        p->tail = NULL;
+      p->queued--;
+    }
+  return job;
+}
+
+/* Count a job done, that ran with result OK.  Call with the lock held. */
+static void
+job_done (struct job_pool *p, bool ok)
+{
+  p->failed |= !ok;
+  if (--p->pending == 0)
+    pthread_cond_broadcast (&p->idle);
+}
+
+static void *
+work (void *arg)
+{
+  struct worker *w = arg;
+  struct job_pool *p = w->pool;
+  pthread_mutex_lock (&p->lock);
+  while (!p->stopping)
+    {
+      struct job *job = take_job (p);
+      if (!job)
+        {
+          pthread_cond_wait (&p->work, &p->lock);
+          continue;
+        }
+      pthread_mutex_unlock (&p->lock);
+      bool ok = job->run (job, &w->mem);
+      pthread_mutex_lock (&p->lock);
+      job_done (p, ok);
+    }
+  pthread_mutex_unlock (&p->lock);
+  quote_name_free ();
+  return NULL;
+}
+
+/* Start the pool's threads; return how many started.  */
+static size_t
+start_workers (struct job_pool *p)
+{
+  size_t n;
+  for (n = 0; n < p->n_workers; n++)
+    {
+      struct worker *w = &p->worker[n];
+      *w = (struct worker) { .pool = p };
+      /* No copies (-u with links stays in the walk), never the one pair:
+         operands stay in the walk too.  */
+      w->mem = (struct dest_memory) { .made = p->walk_mem->made,
+                                      .clone = &w->clone };
+      int err = pthread_create (&w->thread, NULL, work, w);
+      if (err)
+        {
+          error (0, err, "warning: --jobs=%zu: only %zu threads started",
+                 p->n_workers + 1, n + 1);
+          break;
+        }
+    }
+  return n;
+}
+
+struct job_pool *
+jobs_start (size_t n_jobs, struct dest_memory const *walk_mem)
+{
+  size_t n_workers = n_jobs - 1;
+  struct job_pool *p = xmalloc (sizeof *p + n_workers * sizeof *p->worker);
+  *p = (struct job_pool) { .capacity = QUEUED_PER_WORKER * n_workers,
+                           .walk_mem = walk_mem, .n_workers = n_workers };
+  pthread_mutex_init (&p->lock, NULL);
+  pthread_cond_init (&p->work, NULL);
+  pthread_cond_init (&p->idle, NULL);
+  p->n_workers = start_workers (p);
+  if (p->n_workers == 0)
+    {
+      jobs_stop (p);
+      return NULL;
+    }
+  return p;
+}
+
+void
+jobs_submit (struct job_pool *p, struct job *job)
+{
+  job->next = NULL;
+  pthread_mutex_lock (&p->lock);
+  bool full = p->capacity <= p->queued;
+  if (!full)
+    {
+      if (p->tail)
+        p->tail->next = job;
+      else
+        p->head = job;
+      p->tail = job;
+      p->queued++;
+      p->pending++;
+      pthread_cond_signal (&p->work);
+    }
+  pthread_mutex_unlock (&p->lock);
+  if (full && !job->run (job, p->walk_mem))
+    {
+      pthread_mutex_lock (&p->lock);
+      p->failed = true;
+      pthread_mutex_unlock (&p->lock);
+    }
+}
+
+bool
+jobs_wait (struct job_pool *p)
+{
+  pthread_mutex_lock (&p->lock);
+  struct job *job;
+  while ((job = take_job (p)))
+    {
+      pthread_mutex_unlock (&p->lock);
+      bool ok = job->run (job, p->walk_mem);
+      pthread_mutex_lock (&p->lock);
+      job_done (p, ok);
+    }
+  while (p->pending)
+    pthread_cond_wait (&p->idle, &p->lock);
+  bool ok = !p->failed;
+  p->failed = false;
+  pthread_mutex_unlock (&p->lock);
+  return ok;
+}
+
+void
+jobs_stop (struct job_pool *p)
+{
+  if (!p)
+    return;
+  jobs_wait (p);
+  pthread_mutex_lock (&p->lock);
+  p->stopping = true;
+  pthread_cond_broadcast (&p->work);
+  pthread_mutex_unlock (&p->lock);
+  for (size_t i = 0; i < p->n_workers; i++)
+    pthread_join (p->worker[i].thread, NULL);
+  pthread_mutex_destroy (&p->lock);
+  pthread_cond_destroy (&p->work);
+  pthread_cond_destroy (&p->idle);
+  free (p);
+}
