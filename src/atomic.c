@@ -157,7 +157,9 @@ try_link_old (char *name, void *arg)
 /* Make BACKUP a second name of the old destination of T, so that DEST
    itself is never missing.  An old backup of that name is replaced by a
    rename from a temporary name, as a rename would replace it: a failure
-   leaves it as it was.  Signals are held off by the caller.  */
+   leaves it as it was.  Signals are held off by the caller, in its
+   thread; with --jobs a signal may come to another, so signals.c knows
+   the temporary name too, beside T's own.  */
 static bool
 link_backup (struct temp_file const *t, char const *backup)
 {
@@ -168,13 +170,17 @@ link_backup (struct temp_file const *t, char const *backup)
     return false;
   char name[sizeof TEMP_TEMPLATE];
   strcpy (name, TEMP_TEMPLATE);
-  if (try_tempname (name, 0, (void *) t, try_link_old) < 0)
+  int place = claim_on_signal ();
+  bool named = 0 <= try_tempname (name, 0, (void *) t, try_link_old);
+  remove_on_signal (place, t->dir_fd, named ? name : NULL);
+  if (!named)
     return false;
   bool ok = renameat (t->dir_fd, name, t->dir_fd, backup) == 0;
   /* Also after a success: a rename between two names of one file does
      nothing (the old file may already be its own backup).  */
   int err = errno;
   unlinkat (t->dir_fd, name, 0);
+  forget_on_signal (place);
   errno = err;
   return ok;
 }

@@ -2,11 +2,12 @@
 
    This is fcopy's one piece of global state that is not a lock: a
    signal handler can reach nothing else.  It holds the temporary files
-   being written that have a name, at most one per thread (the walk, and
-   each worker of --jobs), and the handler removes them with
-   async-signal-safe calls only (lock-free atomics, unlinkat), then dies
-   by the same signal, so that the shell sees the status it expects (130
-   for SIGINT).
+   being written that have a name, at most two per thread (the walk, and
+   each worker of --jobs: its temporary, and for a moment a second name
+   of the old file whose backup is replaced), and the handler removes
+   them with async-signal-safe calls only (lock-free atomics, unlinkat),
+   then dies by the same signal, so that the shell sees the status it
+   expects (130 for SIGINT).
 
    A thread blocks the signals while it makes a name, but a signal sent
    to the process goes to a thread that does not block it.  So a thread
@@ -74,11 +75,15 @@ on_signal (int sig)
   raise (sig);
 }
 
+/* Names a thread may hold at once (atomic.c): its temporary, and a
+   second name of the old file while the backup is replaced.  */
+enum { PLACES_PER_THREAD = 2 };
+
 void
 catch_signals (size_t threads)
 {
-  places = xcalloc (threads, sizeof *places);
-  n_places = threads;
+  n_places = PLACES_PER_THREAD * threads;
+  places = xcalloc (n_places, sizeof *places);
   struct sigaction act = { .sa_handler = on_signal };
   sigemptyset (&act.sa_mask);
   for (size_t i = 0; i < sizeof caught / sizeof *caught; i++)

@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 /* Catch the signals (those not ignored when fcopy started), with room
-   for the temporaries of THREADS threads, one each.  */
+   for the temporaries of THREADS threads.  */
 void catch_signals (size_t threads);
 
 /* Hold the signals off in the calling thread, into *OLD, and let them

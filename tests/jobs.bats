@@ -334,3 +334,30 @@ update_both ()
     done
   done
 }
+
+@test "--atomic --backup --jobs=4: a signal while an old backup is replaced leaves no temporary" {
+  need_shim
+  make_jobs_tree src
+  fcopy -a src dst
+  # Backups made once: from now on each is replaced through a temporary
+  # second name of the old file, renamed over the old backup.
+  fcopy -a --atomic --backup src/. dst
+  local n rc pid i
+  for n in 1 5 40; do
+    rm -f stalled
+    # The first renameat of a file replaces its backup: a worker stalls
+    # there with that name made, its signals blocked; another thread
+    # takes the signal.
+    env LD_PRELOAD="$FAULT_SHIM" FCOPY_FAULT="renameat:$n:stall" \
+      FCOPY_SHIM_STALLED=$PWD/stalled "$FCOPY" -a --atomic --backup --jobs=4 src/. dst &
+    pid=$!
+    for (( i = 0; i < 1000; i++ )); do [[ ! -e stalled ]] || break; sleep 0.01; done
+    [[ -e stalled ]] || { kill -KILL "$pid"; echo "renameat $n: never stalled"; false; }
+    kill -TERM "$pid"
+    rc=0
+    wait "$pid" || rc=$?
+    assert_equal "$rc" 143 "renameat $n: exit status"
+    [[ -z $(find dst -name '.fcopy-*') ]] ||
+      { echo "renameat $n: temporaries left"; find dst -name '.fcopy-*'; false; }
+  done
+}
