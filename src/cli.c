@@ -10,12 +10,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/param.h>
 #include <sys/stat.h>
 
 #include "argmatch.h"
 #include "c-ctype.h"
 #include "error.h"
 #include "exitfail.h"
+#include "nproc.h"
 #include "progname.h"
 #include "quote.h"
 #include "version-etc.h"
@@ -180,7 +182,8 @@ Mandatory arguments to long options are mandatory for short options too.\n\
                                   option)\n\
   -H                           follow command-line symbolic links in SOURCE\n\
       --jobs=N                 copy the regular files of a tree in N threads\n\
-                                 (default 1; -i makes it 1)\n\
+                                 (default auto: as many as CPUs, at most 4,\n\
+                                 once a tree has shown 64 files; -i makes it 1)\n\
       --keep-directory-symlink  follow existing symlinks to directories in\n\
                                  the destination\n\
   -l, --link                   hard link files instead of copying\n\
@@ -295,11 +298,13 @@ parse_size (char const *option, char const *arg)
 
 /* --jobs=N: from 1 thread to JOBS_MAX.  More than there are CPUs is
    fine (a copy also waits for the disk); JOBS_MAX only keeps a typo
-   from asking for a million threads.  */
+   from asking for a million threads.  "auto" (0) is the default.  */
 enum { JOBS_MAX = 1024 };
 static size_t
 parse_jobs (char const *arg)
 {
+  if (strcmp (arg, "auto") == 0)
+    return 0;
   uintmax_t n;
   enum strtol_error e = xstrtoumax (arg, NULL, 10, &n, "");
   /* Digits only: xstrtoumax also takes white space, '+' and '-'.  */
@@ -622,5 +627,12 @@ parse_command_line (int argc, char **argv, struct fcopy_options *opts,
      walk's order: no file is copied beside another.  */
   if (opts->interactive == I_ASK_USER)
     opts->jobs = 1;
+  else if (opts->jobs == 0)
+    {
+      /* One thread a CPU, but a disk seldom serves more than 4 copies
+         faster than 4.  */
+      opts->jobs = MIN (num_processors (NPROC_CURRENT), 4);
+      opts->jobs_auto = true;
+    }
   check_options (opts, cmd, &ps);
 }

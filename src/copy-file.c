@@ -23,6 +23,7 @@
 #include "same-inode.h"
 #include "stat-time.h"
 #include "timespec.h"
+#include "out-order.h"
 
 /* Open SRC_NAME for reading and fstat it.  O_NONBLOCK: opening a FIFO
    must not hang before we know what it is; it is cleared again for
@@ -98,7 +99,7 @@ open_existing (char const *src_name, struct dest const *d,
       return -1;
     }
   if (opts->verbose)
-    printf ("removed %s\n", quoteaf (d->path.name));
+    out_printf (stdout, "removed %s\n", quoteaf (d->path.name));
   *gone = true;
   return -1;
 }
@@ -219,9 +220,10 @@ plan_range (struct copy_job *job, struct fcopy_options const *opts,
   job->dst_off = opts->dst_offset;
   job->len = opts->length < 0 ? avail : MIN (opts->length, avail);
   if (opts->verbose && job->len < opts->length)
-    printf ("%s ends at byte %jd: copying %jd of the %jd bytes asked\n",
-            quoteaf (src_name), (intmax_t) size, (intmax_t) job->len,
-            (intmax_t) opts->length);
+    out_printf (stdout,
+                "%s ends at byte %jd: copying %jd of the %jd bytes asked\n",
+                quoteaf (src_name), (intmax_t) size, (intmax_t) job->len,
+                (intmax_t) opts->length);
 }
 
 /* --fsync: sync the file FD (NAME) to disk.  A failed fsync is not

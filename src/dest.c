@@ -28,6 +28,7 @@
 #include "xalloc.h"
 #include "xvasprintf.h"
 #include "yesno.h"
+#include "out-order.h"
 
 void
 dest_free (struct dest *d)
@@ -36,16 +37,14 @@ dest_free (struct dest *d)
   free (d->own_name);
 }
 
-/* One line, whole: with --jobs, other threads print theirs too.  */
+/* One line, whole: with --jobs, in its place among the others.  */
 void
 report_dest (char const *src_name, struct dest const *d)
 {
-  flockfile (stdout);
-  printf ("%s -> %s", quoteaf_n (0, src_name), quoteaf_n (1, d->path.name));
-  if (d->backup)
-    printf (" (backup: %s)", quoteaf_n (2, d->backup));
-  putchar ('\n');
-  funlockfile (stdout);
+  out_printf (stdout, "%s -> %s%s%s%s\n", quoteaf_n (0, src_name),
+              quoteaf_n (1, d->path.name), d->backup ? " (backup: " : "",
+              d->backup ? quoteaf_n (2, d->backup) : "",
+              d->backup ? ")" : "");
 }
 
 /* -i: ask whether D may be overwritten; true if the answer is yes.  A
@@ -167,7 +166,7 @@ remove_dest (struct dest const *d, struct fcopy_options const *opts)
       return DEST_FAILED;
     }
   if (opts->verbose)
-    printf ("removed %s\n", quoteaf (d->path.name));
+    out_printf (stdout, "removed %s\n", quoteaf (d->path.name));
   return DEST_ABSENT;
 }
 
@@ -222,7 +221,7 @@ kept_by_update (struct dest const *d, struct stat const *src_st,
       return DEST_FAILED;
     }
   if (opts->verbose)
-    printf ("removed %s\n", quoteaf (d->path.name));
+    out_printf (stdout, "removed %s\n", quoteaf (d->path.name));
   return DEST_KEEP;
 }
 

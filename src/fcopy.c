@@ -256,7 +256,7 @@ main (int argc, char **argv)
 {
   struct fcopy_options opts = { .reflink = REFLINK_AUTO,
                                 .sparse = SPARSE_AUTO, .length = -1,
-                                .jobs = 1 };
+                                .jobs = 0 };
   struct command cmd = { 0 };
 
   set_program_name (argv[0]);

@@ -60,6 +60,17 @@ take_job (struct job_pool *p)
   return job;
 }
 
+/* Run JOB, printing at its place in the output.  */
+static bool
+run_job (struct job *job, struct dest_memory const *mem)
+{
+  struct out_slot *slot = job->slot;
+  struct out_slot *previous = out_slot_begin (slot);
+  bool ok = job->run (job, mem);
+  out_slot_end (slot, previous);
+  return ok;
+}
+
 /* Count a job done, that ran with result OK.  Call with the lock held. */
 static void
 job_done (struct job_pool *p, bool ok)
@@ -84,7 +95,7 @@ work (void *arg)
           continue;
         }
       pthread_mutex_unlock (&p->lock);
-      bool ok = job->run (job, &w->mem);
+      bool ok = run_job (job, &w->mem);
       pthread_mutex_lock (&p->lock);
       job_done (p, ok);
     }
@@ -140,6 +151,9 @@ void
 jobs_submit (struct job_pool *p, struct job *job)
 {
   job->next = NULL;
+  /* Its place, even if the walk runs it: when it does, what it prints
+     may still have to wait for the jobs before it.  */
+  job->slot = out_slot_new ();
   pthread_mutex_lock (&p->lock);
   bool full = p->capacity <= p->queued;
   if (!full)
@@ -154,7 +168,7 @@ jobs_submit (struct job_pool *p, struct job *job)
       pthread_cond_signal (&p->work);
     }
   pthread_mutex_unlock (&p->lock);
-  if (full && !job->run (job, p->walk_mem))
+  if (full && !run_job (job, p->walk_mem))
     {
       pthread_mutex_lock (&p->lock);
       p->failed = true;
@@ -170,7 +184,7 @@ jobs_wait (struct job_pool *p)
   while ((job = take_job (p)))
     {
       pthread_mutex_unlock (&p->lock);
-      bool ok = job->run (job, p->walk_mem);
+      bool ok = run_job (job, p->walk_mem);
       pthread_mutex_lock (&p->lock);
       job_done (p, ok);
     }

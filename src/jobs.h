@@ -15,11 +15,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "dest.h"
+#include "out-order.h"
 
 /* One piece of work, the first member of the caller's own struct.  */
 struct job
 {
   struct job *next;
+  struct out_slot *slot;       /* its place in the output (out-order.h) */
   /* Do the work, free the job, and return false if the work failed
      (and was reported).  MEM is the run's memory, as the thread that
      runs the job sees it.  */

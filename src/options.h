@@ -81,6 +81,8 @@ struct fcopy_options
   bool fsync;        /* --fsync: files and changed directories synced */
   size_t jobs;       /* --jobs=N: the regular files of a tree are copied
                         by N threads; 1: by the walk, one at a time */
+  bool jobs_auto;    /* no --jobs=N: the threads start only once a tree
+                        shows enough files to share */
 
   /* -p, --preserve[=LIST], --no-preserve=LIST */
   bool preserve_mode, preserve_ownership, preserve_timestamps;

@@ -20,6 +20,7 @@
 #include "metadata.h"
 #include "quote-name.h"
 #include "xalloc.h"
+#include "out-order.h"
 
 struct parent_dir
 {
@@ -73,7 +74,8 @@ make_dir (struct parents *p, struct fcopy_options const *opts)
     }
   /* cp prints these lines unquoted.  */
   if (opts->verbose)
-    printf ("%s -> %s\n", p->dst_name + p->src_offset, p->dst_name);
+    out_printf (stdout, "%s -> %s\n", p->dst_name + p->src_offset,
+                p->dst_name);
   return true;
 }
 

@@ -10,37 +10,33 @@
 #include <string.h>
 
 #include "error.h"
+#include "out-order.h"
 #include "quote-name.h"
 
-/* error(), as glibc's, but each message whole.  glibc 2.36 builds its
-   error() without stdio's locks (its _IO_flockfile is empty outside
-   libio), so with --jobs the program name of one message and the text
-   of another came out on one line.  This one holds stderr for the whole
-   message.  glibc's error is a weak symbol, meant to be replaced: the
-   program's own serves every call, gnulib's too.  */
+/* error(), as glibc's, but each message whole and in its place.  glibc
+   2.36 builds its error() without stdio's locks (its _IO_flockfile is
+   empty outside libio), so with --jobs the program name of one message
+   and the text of another came out on one line; and a worker's message
+   must wait for the output of the files before its own (out-order.h).
+   So the message is made whole, then printed as one piece.  glibc's
+   error is a weak symbol, meant to be replaced: the program's own
+   serves every call, gnulib's too.  fcopy sets no error_print_progname.  */
 void
 error (int status, int errnum, char const *format, ...)
 {
-  fflush (stdout);
-  flockfile (stderr);
-  if (error_print_progname)
-    error_print_progname ();
-  else
-    fprintf (stderr, "%s: ", program_invocation_name);
   va_list args;
   va_start (args, format);
-  vfprintf (stderr, format, args);
+  char *message;
+  if (vasprintf (&message, format, args) < 0)
+    message = NULL;
   va_end (args);
-  /* Under the lock, but ThreadSanitizer does not know flockfile.  */
+  char buf[1024];
+  out_printf (stderr, "%s: %s%s%s\n", program_invocation_name,
+              message ? message : format, errnum ? ": " : "",
+              errnum ? strerror_r (errnum, buf, sizeof buf) : "");
+  free (message);
+  /* ThreadSanitizer would see a race in a plain ++.  */
   __atomic_fetch_add (&error_message_count, 1, __ATOMIC_RELAXED);
-  if (errnum)
-    {
-      char buf[1024];
-      fprintf (stderr, ": %s", strerror_r (errnum, buf, sizeof buf));
-    }
-  putc ('\n', stderr);
-  fflush (stderr);
-  funlockfile (stderr);
   if (status)
     exit (status);
 }
@@ -54,7 +50,8 @@ report_omitted_dir (char const *name)
 void
 report_verbose (char const *src_name, char const *dst_name)
 {
-  printf ("%s -> %s\n", quoteaf_n (0, src_name), quoteaf_n (1, dst_name));
+  out_printf (stdout, "%s -> %s\n", quoteaf_n (0, src_name),
+              quoteaf_n (1, dst_name));
 }
 
 static char const *
@@ -81,23 +78,27 @@ report_debug (char const *src_name, char const *dst_name,
     { "reflink", r->clone }, { "copy offload", r->offload },
     { "splice", r->splice }, { "read/write", r->rw },
   };
+  char line[256];
+  size_t n = 0;
   char const *sep = " (";
 
-  /* One line, whole: with --jobs, other threads print theirs too.  */
-  flockfile (stdout);
-  printf ("%s -> %s", quoteaf_n (0, src_name), quoteaf_n (1, dst_name));
+  /* The steps, then one line whole: with --jobs, in its place.  */
+#define ADD(...) \
+  (n += snprintf (line + n, n < sizeof line ? sizeof line - n : 0, \
+                  __VA_ARGS__))
   /* Steps an earlier one made unnecessary are not printed.  */
   for (size_t i = 0; i < sizeof steps / sizeof *steps; i++)
     if (step_word (steps[i].state))
       {
-        printf ("%s%s: %s", sep, steps[i].name, step_word (steps[i].state));
+        ADD ("%s%s: %s", sep, steps[i].name, step_word (steps[i].state));
         sep = ", ";
       }
   /* Holes matter only where bytes were copied, not cloned.  */
   if (r->clone != STEP_DONE && r->failure != FAILED_CLONE)
-    printf ("%ssparse detection: %s", sep, holes_word[r->holes]);
-  puts (")");
-  funlockfile (stdout);
+    ADD ("%ssparse detection: %s", sep, holes_word[r->holes]);
+#undef ADD
+  out_printf (stdout, "%s -> %s%s)\n", quoteaf_n (0, src_name),
+              quoteaf_n (1, dst_name), line);
 }
 
 void

@@ -23,6 +23,7 @@
 
 #include "copy-file.h"
 #include "jobs.h"
+#include "out-order.h"
 #include "xalloc.h"
 
 struct dir_ref
@@ -36,6 +37,7 @@ struct dir_ref
   struct left_dir left;
   struct stat st;
   char *names;
+  struct out_slot *slot;        /* where the walk left it, in the output */
 };
 
 /* A regular file to be copied by a worker.  */
@@ -72,7 +74,11 @@ dir_ref_release (struct dir_ref *ref)
   while (ref && atomic_fetch_sub (&ref->holds, 1) == 1)
     {
       struct dir_ref *parent = ref->parent;
+      /* A failure is told where the walk left the directory, as when
+         the walk gives it its metadata itself.  */
+      struct out_slot *previous = out_slot_begin (ref->slot);
       ok &= set_dir_metadata (ref->opts, &ref->left);
+      out_slot_end (ref->slot, previous);
       free (ref->names);
       free (ref);
       ref = parent;
@@ -109,6 +115,7 @@ dir_ref_leave (struct dir_ref *ref, struct left_dir const *d)
       return ok & dir_ref_release (parent);
     }
   keep_left_dir (ref, d);
+  ref->slot = out_slot_new ();
   return dir_ref_release (ref);
 }
 
@@ -118,6 +125,25 @@ dir_ref_abandon (struct dir_ref *ref)
   close (ref->fd);
   free (ref->names);
   free (ref);
+}
+
+bool
+walk_has_workers (struct walk const *w, FTSENT const *ent)
+{
+  struct tree_copy *t = w->t;
+  if (t->pool || t->jobs_after == 0 || --t->jobs_after != 0)
+    return t->pool;
+  t->pool = jobs_start (t->opts->jobs, &t->mem);
+  if (!t->pool)
+    return false;
+  /* The walk is in ENT's directory and those above it: each gets the
+     hold it would have had from the start (tree.c's hold_dir).  */
+  struct dir_ref *parent = NULL;
+  for (size_t level = FTS_ROOTLEVEL; level < (size_t) ent->fts_level;
+       level++)
+    parent = w->dir_ref[level] = dir_ref_new (w->dir_fd[level], parent,
+                                              t->opts);
+  return true;
 }
 
 /* A worker's job: copy the file, then let go of its directory.  */

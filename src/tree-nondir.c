@@ -20,6 +20,7 @@
 #include "metadata.h"
 #include "quote-name.h"
 #include "xalloc.h"
+#include "out-order.h"
 
 /* Give DST, made from ENT, its metadata by name (no descriptor).  */
 static bool
@@ -143,7 +144,7 @@ link_to_earlier (struct walk const *w, FTSENT const *ent,
         error (0, errno, "cannot create hard link %s to %s",
                quoteaf_n (0, dst->name), quoteaf_n (1, first));
       else if (replace && opts->verbose)
-        printf ("removed %s\n", quoteaf (dst->name));
+        out_printf (stdout, "removed %s\n", quoteaf (dst->name));
     }
   dest_free (&d);
   return true;
@@ -167,9 +168,10 @@ static bool
 may_copy_later (struct walk const *w, FTSENT const *ent)
 {
   struct stat const *st = ent->fts_statp;
-  return (w->t->pool && ent->fts_level != FTS_ROOTLEVEL
+  return (ent->fts_level != FTS_ROOTLEVEL
           && S_ISREG (st->st_mode) && !may_share (w, ent)
-          && !(w->t->opts->update == UPDATE_OLDER && 1 < st->st_nlink));
+          && !(w->t->opts->update == UPDATE_OLDER && 1 < st->st_nlink)
+          && walk_has_workers (w, ent));
 }
 
 /* Remember that DST_NAME is the copy of ENT's file.  */

@@ -64,6 +64,16 @@ bool dir_ref_leave (struct dir_ref *ref, struct left_dir const *d);
    the walk does without --jobs.  Only once no job runs.  */
 void dir_ref_abandon (struct dir_ref *ref);
 
+/* Without --jobs=N, regular files copied one after another before the
+   workers start: a small copy is not worth the threads, and keeps the
+   order of its system calls, which the tests of faults count on.  */
+enum { JOBS_AUTO_AFTER = 64 };
+
+/* Whether workers copy the regular files of W: true once they run.
+   Without --jobs=N, start them at the JOBS_AUTO_AFTERth file that they
+   may copy, ENT.  */
+bool walk_has_workers (struct walk const *w, FTSENT const *ent);
+
 /* Queue ENT, a regular file in the directory of level ENT's level - 1,
    to be copied to DST by a worker.  */
 void copy_file_later (struct walk const *w, FTSENT const *ent,

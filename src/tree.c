@@ -62,9 +62,16 @@ tree_init (struct tree_copy *t, struct fcopy_options const *opts,
       t->mem.made = inode_set_new ();
       t->sources = inode_set_new ();
     }
-  /* Workers copy regular files, so not for links instead of copies.  */
+  /* Workers copy regular files, so not for links instead of copies.
+     Unasked, they start only for a tree big enough to be worth them
+     (tree-jobs.c).  */
   if (1 < opts->jobs && opts->recursive && opts->link == LINK_NONE)
-    t->pool = jobs_start (opts->jobs, &t->mem);
+    {
+      if (opts->jobs_auto)
+        t->jobs_after = JOBS_AUTO_AFTER;
+      else
+        t->pool = jobs_start (opts->jobs, &t->mem);
+    }
 }
 
 void

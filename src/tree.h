@@ -21,6 +21,8 @@ struct tree_copy
                                  -u's copies (links again) */
   struct inode_set *sources;  /* operands seen, to warn of repeats */
   struct job_pool *pool;      /* --jobs: the workers, or null */
+  size_t jobs_after;          /* no --jobs=N: files to copy one at a time
+                                 before the workers start; 0: never */
 };
 
 /* MANY_SOURCES: several operands go into one directory, where one may

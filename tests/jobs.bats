@@ -4,9 +4,10 @@
 # makes (types, bytes, holes, modes, owners, times to the nanosecond of
 # files and of directories, hard-link groups, xattrs and ACLs: cpdiff's
 # snapshot), whatever order the copies end in; a failure is reported once
-# and the other files are copied; -v prints the same lines (in the order
-# the copies end); -i copies one file after the other; --atomic leaves no
-# temporary, also after a signal.
+# and the other files are copied; -v lines and messages come out in the
+# walk's order, as with one thread; -i copies one file after the other;
+# --atomic leaves no temporary, also after a signal.  Without --jobs=N,
+# the threads start on a tree of more than 64 files, and not before.
 
 load helpers
 load cpdiff
@@ -106,9 +107,9 @@ same_but ()
 # ---------------------------------------------------------------------------
 # The option
 
-@test "--jobs=0, x, -1, empty or above 1024: usage errors" {
+@test "--jobs=0, x, -1, empty, AUTO or above 1024: usage errors" {
   local arg
-  for arg in 0 x -1 '' 2x; do
+  for arg in 0 x -1 '' 2x AUTO auto2; do
     run --separate-stderr fcopy --jobs="$arg" a b
     assert_status 1
     assert_stderr "fcopy: invalid --jobs '$arg'" \
@@ -129,7 +130,8 @@ same_but ()
   fcopy --jobs=1 a b
   fcopy --jobs=64 a c
   fcopy --jobs=1024 -r --jobs=3 a d
-  cmp a b && cmp a c && cmp a d
+  fcopy --jobs=3 --jobs=auto a e
+  cmp a b && cmp a c && cmp a d && cmp a e
   run fcopy --help
   [[ $output == *"--jobs=N"* ]]
 }
@@ -137,9 +139,9 @@ same_but ()
 # ---------------------------------------------------------------------------
 # The same copy
 
-@test "-a --jobs=4 and --jobs=2: the same tree as -a alone" {
+@test "-a --jobs=4 and --jobs=2: the same tree as -a --jobs=1" {
   make_jobs_tree src
-  fcopy -a src one
+  fcopy -a --jobs=1 src one
   fcopy -a --jobs=4 src four
   fcopy -a --jobs=2 src two
   same_copies one four
@@ -171,16 +173,17 @@ same_but ()
   CPDIFF_FCOPY=$JOBS4 CPDIFF_TIMEOUT=60 run_both_tree -a --backup=numbered src/. dst
 }
 
-# update_both OPTS...: fcopy OPTS src/. one and fcopy OPTS --jobs=4 src/.
-# four: the same -v lines (sorted), the same trees.
+# update_both OPTS...: fcopy OPTS --jobs=1 src/. one and fcopy OPTS
+# --jobs=4 src/. four: the same -v lines in the same order, the same
+# trees.
 update_both ()
 {
-  run --separate-stderr fcopy "$@" src/. one
+  run --separate-stderr fcopy "$@" --jobs=1 src/. one
   assert_status 0
   local out1=$output
   run --separate-stderr fcopy "$@" --jobs=4 src/. four
   assert_status 0
-  assert_equal "$(sort <<<"${output//four/one}")" "$(sort <<<"$out1")" "-v lines"
+  assert_equal "${output//four/one}" "$out1" "-v lines"
   same_copies one four
 }
 
@@ -191,8 +194,8 @@ update_both ()
   # file that it keeps to the first (as cp).
   for opts in -a -rp; do
     rm -rf one four
-    fcopy $opts src one
-    fcopy $opts src four
+    fcopy $opts --jobs=1 src one
+    fcopy $opts --jobs=1 src four
     # Older copies of some files, newer of others, one missing.
     touch -d '1999-01-01 UTC' one/many/a/f5 four/many/a/f5 one/reg four/reg
     printf 'newer\n' | tee one/many/d/f9 >four/many/d/f9
@@ -209,15 +212,15 @@ update_both ()
   make_jobs_tree b
   mkdir x1 x2 one
   mv a x1/t && mv b x2/t
-  run --separate-stderr fcopy -r x1/t x2/t one
+  run --separate-stderr fcopy -r --jobs=1 x1/t x2/t one
   local err1=$stderr status1=$status try torn
   # Some 1200 messages from four threads at once, three times: each
-  # whole, on a line of its own.
+  # whole, on a line of its own, in the order of one thread's.
   for try in 1 2 3; do
     rm -rf four && mkdir four
     run --separate-stderr fcopy -r --jobs=4 x1/t x2/t four
     assert_status "$status1"
-    assert_equal "$(sort <<<"${stderr//four/one}")" "$(sort <<<"$err1")" stderr
+    assert_equal "${stderr//four/one}" "$err1" stderr
     torn=$( (grep -v "^fcopy: will not overwrite just-created 'four/t/.*' with 'x2/t/.*'$" \
                <<<"$stderr"; grep "fcopy: .*fcopy: " <<<"$stderr") || true)
     [[ -z $torn ]] || { echo "messages not whole: $torn" >&2; false; }
@@ -232,13 +235,14 @@ update_both ()
 @test "an unreadable file in the middle: one message, exit 1, the rest copied" {
   [[ $EUID -ne 0 ]] || need_cmd setpriv
   make_jobs_tree src
-  run --separate-stderr fcopy_without_dac -a src one
+  run --separate-stderr fcopy_without_dac -a --jobs=1 src one
   assert_status 1
   local err1=$stderr
   run --separate-stderr fcopy_without_dac -a --jobs=4 src four
   assert_status 1
-  # mode0 (make_tree's) and many/e/f77: one line each, in either order.
-  assert_equal "$(sort <<<"${stderr//four/one}")" "$(sort <<<"$err1")" stderr
+  # mode0 (make_tree's) and many/e/f77: one line each, in the walk's
+  # order.
+  assert_equal "${stderr//four/one}" "$err1" stderr
   assert_equal "$(grep -c "cannot open 'src/many/e/f77' for reading: Permission denied" <<<"$stderr")" 1
   assert_equal "$(wc -l <<<"$stderr")" 2 "lines of stderr"
   same_copies one four
@@ -253,34 +257,74 @@ update_both ()
   assert_status 1
   [[ $(wc -l <<<"$stderr") -eq 1 ]]
   [[ $stderr == "fcopy: error copying 'src/"*"' to 'four/"*"': Input/output error" ]]
-  fcopy -a src one
+  fcopy -a --jobs=1 src one
   # Only the file named in the message differs.
   local bad=${stderr#*\' to \'four/}
   bad=${bad%%\'*}
   same_but one four "$bad"
 }
 
-@test "-v --jobs=4 prints the lines -v prints, each whole" {
+@test "-v --jobs=4 prints the lines of -v --jobs=1, in their order, messages among them" {
+  [[ $EUID -ne 0 ]] || need_cmd setpriv
   make_jobs_tree src
-  run --separate-stderr fcopy -av src one
-  assert_status 0
-  local out1=$output
-  run --separate-stderr fcopy -av --jobs=4 src four
-  assert_status 0
-  assert_equal "$(sort <<<"${output//four/one}")" "$(sort <<<"$out1")" "-v lines, sorted"
+  # Big files first in their directories, small ones after: the copies
+  # end in another order than the walk's.
+  seq 1 3000000 >src/many/a/b/c/a-big
+  seq 1 3000000 >src/many/a/b/a-big
+  run --separate-stderr fcopy_without_dac -av --jobs=1 src one
+  assert_status 1
+  local out1=$output err1=$stderr
+  run --separate-stderr fcopy_without_dac -av --jobs=4 src four
+  assert_status 1
+  assert_equal "${output//four/one}" "$out1" "-v lines"
+  assert_equal "${stderr//four/one}" "$err1" "messages"
   [[ $(wc -l <<<"$output") -gt 1000 ]]
-  run --separate-stderr fcopy -a --debug src debug1
+  # One stream: each message after the line of the file before it.
+  fcopy_without_dac -av --jobs=1 src one1 >one.all 2>&1 || true
+  fcopy_without_dac -av --jobs=4 src four1 >four.all 2>&1 || true
+  diff -u one.all <(sed 's/four1/one1/g' four.all) >&2
+  grep -q "f77' for reading" four.all
+  run --separate-stderr fcopy -a --debug --jobs=1 src debug1
   out1=$output
   run --separate-stderr fcopy -a --debug --jobs=4 src debug4
   assert_status 0
-  assert_equal "$(sort <<<"${output//debug4/debug1}")" "$(sort <<<"$out1")" \
-               "--debug lines, sorted"
+  assert_equal "${output//debug4/debug1}" "$out1" "--debug lines"
+}
+
+@test "without --jobs: one thread for a small tree; threads once it passes 64 files, the same output" {
+  need_cmd strace
+  [[ $(nproc) -gt 1 ]] || skip_or_fail "one CPU: no thread to start"
+  [[ $EUID -ne 0 ]] || need_cmd setpriv
+  # 64 files to copy before the threads start (JOBS_AUTO_AFTER).
+  mkdir small
+  for (( n = 1; n <= 63; n++ )); do echo $n >small/f$n; done
+  strace -f -qq -e trace=clone,clone3 -o small.trace "$FCOPY" -a small small2
+  [[ ! -s small.trace ]] || { cat small.trace >&2; false; }
+  echo 64 >small/f64
+  strace -f -qq -e trace=clone,clone3 -o small.trace "$FCOPY" -a small small3
+  [[ -s small.trace ]]
+  fcopy -a --jobs=1 small small4
+  # Reading a file may change its atime (relatime): not compared.
+  CPDIFF_TIMES=0 same_copies small4 small3
+  make_jobs_tree src
+  strace -f -qq -e trace=clone,clone3 -o big.trace "$FCOPY" -a src traced
+  local clones
+  clones=$(grep -c 'clone' big.trace)
+  # One thread a CPU, at most 4: the walk's and the workers.
+  assert_equal "$clones" "$(( $(nproc) < 4 ? $(nproc) - 1 : 3 ))" "threads started"
+  # The same run, untraced: what one thread prints.
+  fcopy_without_dac -av src autocopy >auto.out 2>auto.err || true
+  fcopy_without_dac -av --jobs=1 src one >one.out 2>one.err || true
+  diff -u one.out <(sed "s/autocopy/one/g" auto.out) >&2
+  diff -u one.err <(sed "s/autocopy/one/g" auto.err) >&2
+  grep -q "f77' for reading" auto.err
+  same_copies one autocopy
 }
 
 @test "-i --jobs=4 asks and copies one file after the other, as -i alone" {
   make_jobs_tree src
-  fcopy -a src one
-  fcopy -a src four
+  fcopy -a --jobs=1 src one
+  fcopy -a --jobs=1 src four
   # Copies emptied, so that the ones overwritten show.
   find one four -type f -exec truncate -s 0 {} +
   # Answers in turn: yes, no, yes, no...

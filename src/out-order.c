@@ -1,0 +1,221 @@
+/* out-order.c -- the places of --jobs's output, in a list in the walk's
+   order.
+
+   The first place of the list (the head) prints straight to its stream;
+   the others keep what they print, as records of stream, length and
+   bytes.  When the head is complete it leaves the list, and the next
+   place's records go out: that place is the head now.  One lock guards
+   the list and every write, so that a place never prints while an
+   earlier one is still being written out.  Output is rare next to the
+   copies (a -v line, a message), so the lock is not a cost.  */
+
+#include <config.h>
+#include "out-order.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+
+/* Complete places that may wait behind an incomplete one (a big file, a
+   slow disk) before the walk waits too: some 100 bytes each at most for
+   a -v line, a few hundred KiB in all.  */
+enum { PLACES_MAX = 4096 };
+
+struct out_slot
+{
+  struct out_slot *next;
+  bool done;
+  bool walk;            /* the walk's own place between two handed out */
+  char *kept;           /* records: FILE *, size_t length, the bytes */
+  size_t len, size;
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t advanced = PTHREAD_COND_INITIALIZER;
+static struct out_slot *head, *tail;
+static size_t n_places;
+
+/* Whether a place was ever handed out: until then every thread (only the
+   walk's, then) prints straight out, without the lock.  */
+static atomic_bool ordering;
+
+/* The calling thread's place; null for the walk's.  */
+static _Thread_local struct out_slot *current;
+
+/* Write N bytes of TEXT to STREAM, as error() and printf would: a
+   message on stderr after what is already on stdout.  */
+static void
+write_out (FILE *stream, char const *text, size_t n)
+{
+  if (stream == stderr)
+    fflush (stdout);
+  fwrite (text, 1, n, stream);
+  if (stream == stderr)
+    fflush (stderr);
+}
+
+/* Keep TEXT in SLOT for later; if memory is short, print it now, out of
+   order but not lost.  */
+static void
+keep (struct out_slot *slot, FILE *stream, char const *text, size_t n)
+{
+  size_t need = slot->len + sizeof stream + sizeof n + n;
+  if (slot->size < need)
+    {
+      size_t size = need < 2 * slot->size ? 2 * slot->size : need;
+      char *kept = realloc (slot->kept, size);
+      if (!kept)
+        {
+          write_out (stream, text, n);
+          return;
+        }
+      slot->kept = kept;
+      slot->size = size;
+    }
+  char *p = slot->kept + slot->len;
+  memcpy (p, &stream, sizeof stream);
+  memcpy (p += sizeof stream, &n, sizeof n);
+  memcpy (p + sizeof n, text, n);
+  slot->len = need;
+}
+
+/* Print what SLOT kept.  */
+static void
+write_kept (struct out_slot *slot)
+{
+  for (char const *p = slot->kept; p < slot->kept + slot->len; )
+    {
+      FILE *stream;
+      size_t n;
+      memcpy (&stream, p, sizeof stream);
+      memcpy (&n, p += sizeof stream, sizeof n);
+      write_out (stream, p += sizeof n, n);
+      p += n;
+    }
+  free (slot->kept);
+  slot->kept = NULL;
+  slot->len = slot->size = 0;
+}
+
+/* The head may have changed or completed: print what the places now
+   first kept, and drop the complete ones.  The walk's open place leaves
+   too when it is the only one: the walk then prints straight out.  Call
+   with the lock held.  */
+static void
+advance (void)
+{
+  while (head)
+    {
+      write_kept (head);
+      if (!head->done && !(head->walk && head == tail))
+        break;
+      struct out_slot *done = head;
+      head = head->next;
+      if (!head)
+        tail = NULL;
+      free (done);
+      n_places--;
+      pthread_cond_broadcast (&advanced);
+    }
+}
+
+/* Add SLOT at the end of the list.  Call with the lock held.  */
+static void
+append (struct out_slot *slot)
+{
+  if (tail)
+    tail->next = slot;
+  else
+    head = slot;
+  tail = slot;
+  n_places++;
+}
+
+/* The walk's place, made if places handed out come before it; null if
+   none does.  Call with the lock held.  */
+static struct out_slot *
+walk_place (void)
+{
+  if (!head)
+    return NULL;
+  if (tail->walk && !tail->done)
+    return tail;
+  struct out_slot *slot = calloc (1, sizeof *slot);
+  if (slot)
+    {
+      slot->walk = true;
+      append (slot);
+    }
+  return slot;
+}
+
+void
+out_vprintf (FILE *stream, char const *format, va_list args)
+{
+  char *text;
+  int n = vasprintf (&text, format, args);
+  if (n < 0)
+    return;
+  if (!atomic_load (&ordering))
+    write_out (stream, text, n);
+  else
+    {
+      pthread_mutex_lock (&lock);
+      struct out_slot *slot = current ? current : walk_place ();
+      if (!slot || slot == head)
+        write_out (stream, text, n);
+      else
+        keep (slot, stream, text, n);
+      pthread_mutex_unlock (&lock);
+    }
+  free (text);
+}
+
+void
+out_printf (FILE *stream, char const *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  out_vprintf (stream, format, args);
+  va_end (args);
+}
+
+struct out_slot *
+out_slot_new (void)
+{
+  struct out_slot *slot = xzalloc (sizeof *slot);
+  atomic_store (&ordering, true);
+  pthread_mutex_lock (&lock);
+  while (PLACES_MAX <= n_places)
+    pthread_cond_wait (&advanced, &lock);
+  /* The walk's place so far is complete: it goes on after SLOT.  */
+  if (tail && tail->walk)
+    tail->done = true;
+  append (slot);
+  advance ();
+  pthread_mutex_unlock (&lock);
+  return slot;
+}
+
+struct out_slot *
+out_slot_begin (struct out_slot *slot)
+{
+  struct out_slot *previous = current;
+  current = slot;
+  return previous;
+}
+
+void
+out_slot_end (struct out_slot *slot, struct out_slot *previous)
+{
+  current = previous;
+  pthread_mutex_lock (&lock);
+  slot->done = true;
+  if (slot == head)
+    advance ();
+  pthread_mutex_unlock (&lock);
+}
