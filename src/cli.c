@@ -181,9 +181,10 @@ Mandatory arguments to long options are mandatory for short options too.\n\
   -i, --interactive            prompt before overwrite (overrides a previous -n\n\
                                   option)\n\
   -H                           follow command-line symbolic links in SOURCE\n\
-      --jobs=N                 copy the regular files of a tree in N threads\n\
-                                 (default auto: as many as CPUs, at most 4,\n\
-                                 once a tree has shown 64 files; -i makes it 1)\n\
+      --jobs=N                 copy the regular files of a tree, or --dedupe\n\
+                                 pairs, in N threads (default auto: one a CPU,\n\
+                                 at most 4, from a tree's 64th file or the 2nd\n\
+                                 pair; -i makes it 1)\n\
       --keep-directory-symlink  follow existing symlinks to directories in\n\
                                  the destination\n\
   -l, --link                   hard link files instead of copying\n\

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -19,9 +20,12 @@
 #include "copy-file.h"
 #include "error.h"
 #include "extents.h"
+#include "intprops.h"
+#include "out-order.h"
 #include "quote-name.h"
 #include "report.h"
 #include "same-inode.h"
+#include "xalloc.h"
 
 #ifndef MIN
 # define MIN(a, b) ((a) < (b) ? (a) : (b))
@@ -52,21 +56,77 @@ struct span
   off_t src, dst, len;
 };
 
+/* Without --jobs=N, pairs taken one at a time before the threads start:
+   a single pair (the common SOURCE DEST case) needs none.  */
+enum { DEDUPE_JOBS_AFTER = 2 };
+
+/* A set of compare buffers: a spare one, or a new one.  */
+static struct compare_bufs *
+take_bufs (struct deduper *d)
+{
+  pthread_mutex_lock (&d->lock);
+  struct compare_bufs *b = d->spare;
+  if (b)
+    d->spare = b->next;
+  pthread_mutex_unlock (&d->lock);
+  if (b)
+    return b;
+  long page = sysconf (_SC_PAGESIZE);
+  b = xmalloc (sizeof *b);
+  b->buf[0] = alignalloc (page, COMPARE_CHUNK);
+  b->buf[1] = alignalloc (page, COMPARE_CHUNK);
+  if (!b->buf[0] || !b->buf[1])
+    xalloc_die ();
+  return b;
+}
+
+static void
+put_bufs (struct deduper *d, struct compare_bufs *b)
+{
+  pthread_mutex_lock (&d->lock);
+  b->next = d->spare;
+  d->spare = b;
+  pthread_mutex_unlock (&d->lock);
+}
+
 bool
 deduper_init (struct deduper *d, struct fcopy_options const *opts)
 {
   *d = (struct deduper) { .opts = opts };
+  pthread_mutex_init (&d->lock, NULL);
+  if (1 < opts->jobs)
+    d->pairs_before_jobs = opts->jobs_auto ? DEDUPE_JOBS_AFTER : 1;
+  /* The first set now: if there is no room for it, say so at once.  */
   long page = sysconf (_SC_PAGESIZE);
-  d->buf[0] = alignalloc (page, COMPARE_CHUNK);
-  d->buf[1] = alignalloc (page, COMPARE_CHUNK);
-  return d->buf[0] && d->buf[1];
+  struct compare_bufs *b = malloc (sizeof *b);
+  if (!b)
+    return false;
+  *b = (struct compare_bufs) { .buf = { alignalloc (page, COMPARE_CHUNK),
+                                        alignalloc (page, COMPARE_CHUNK) } };
+  d->spare = b;
+  return b->buf[0] && b->buf[1];
+}
+
+void
+deduper_finish (struct deduper *d)
+{
+  jobs_stop (d->pool);
+  d->pool = NULL;
 }
 
 void
 deduper_free (struct deduper *d)
 {
-  alignfree (d->buf[0]);
-  alignfree (d->buf[1]);
+  deduper_finish (d);
+  while (d->spare)
+    {
+      struct compare_bufs *b = d->spare;
+      d->spare = b->next;
+      alignfree (b->buf[0]);
+      alignfree (b->buf[1]);
+      free (b);
+    }
+  pthread_mutex_destroy (&d->lock);
 }
 
 /* Read exactly LEN bytes at POS of FD (LEN ends at or before EOF).  */
@@ -91,18 +151,18 @@ read_at (int fd, char *buf, size_t len, off_t pos)
 
 /* Compare LEN bytes of the pair at the span's offset POS.  */
 static enum pair_outcome
-compare_chunk (struct deduper *d, struct pair const *p, struct span const *sp,
-               off_t pos, size_t len)
+compare_chunk (struct pair const *p, struct span const *sp, off_t pos,
+               size_t len)
 {
   for (int i = 0; i < 2; i++)
-    if (!read_at (i ? p->dst_fd : p->src_fd, d->buf[i], len,
+    if (!read_at (i ? p->dst_fd : p->src_fd, p->buf[i], len,
                   pos + (i ? sp->dst : sp->src)))
       {
         error (0, errno, "error reading %s",
                quoteaf (i ? p->dst_name : p->src_name));
         return PAIR_FAILED;
       }
-  if (memcmp (d->buf[0], d->buf[1], len) == 0)
+  if (memcmp (p->buf[0], p->buf[1], len) == 0)
     return PAIR_DEDUPED;
   error (0, 0, "%s and %s differ", quoteaf_n (0, p->src_name),
          quoteaf_n (1, p->dst_name));
@@ -154,6 +214,8 @@ prefetch (int fd, off_t size)
 static void
 prefetch_next (struct deduper *d)
 {
+  if (d->pool)
+    return;                     /* threads read pairs side by side */
   struct stat st[2];
   int fd[2] = { -1, -1 };
   if (d->next_src && !d->opts->range
@@ -178,19 +240,19 @@ prefetch_next (struct deduper *d)
    btrfs serves some 20% faster than one after the other, and the disk
    works while the chunk is compared.  */
 static enum pair_outcome
-compare_pair (struct deduper *d, struct pair const *p, struct span const *sp)
+compare_pair (struct pair const *p, struct span const *sp)
 {
   posix_fadvise (p->src_fd, 0, 0, POSIX_FADV_SEQUENTIAL);
   posix_fadvise (p->dst_fd, 0, 0, POSIX_FADV_SEQUENTIAL);
   off_t tail = sp->len - MIN (sp->len, TAIL_BLOCK);
-  enum pair_outcome r = compare_chunk (d, p, sp, tail, sp->len - tail);
+  enum pair_outcome r = compare_chunk (p, sp, tail, sp->len - tail);
   for (off_t pos = 0; r == PAIR_DEDUPED && pos < tail; pos += COMPARE_CHUNK)
     {
       off_t len = MIN (tail - pos, COMPARE_CHUNK);
       off_t next = MIN (tail - pos - len, COMPARE_CHUNK);
       prefetch_range (p->dst_fd, sp->dst + pos, len + next);
       prefetch_range (p->src_fd, sp->src + pos + len, next);
-      r = compare_chunk (d, p, sp, pos, len);
+      r = compare_chunk (p, sp, pos, len);
     }
   return r;
 }
@@ -291,7 +353,7 @@ dedupe_request_rw (struct pair *p, off_t src_pos, off_t dst_pos,
 /* Share the pair's span, a request at a time: the kernel may do less
    than asked (one request at most 1 GiB) and says how much.  */
 static enum pair_outcome
-share_pair (struct deduper *d, struct pair *p, struct span const *sp)
+share_pair (struct pair *p, struct span const *sp)
 {
   off_t pos = 0;
   while (pos < sp->len)
@@ -319,7 +381,7 @@ share_pair (struct deduper *d, struct pair *p, struct span const *sp)
           return PAIR_FAILED;
         }
       pos += done;
-      d->stats.bytes += done;
+      p->bytes += done;
     }
   return PAIR_DEDUPED;
 }
@@ -425,11 +487,11 @@ dedupe_open_pair (struct deduper *d, struct pair *p,
   dedupe_request_rw (p, sp.src, sp.dst, 0, &status);
   if (status < 0)
     return refused (p, -status);
-  r = compare_pair (d, p, &sp);
+  r = compare_pair (p, &sp);
   prefetch_next (d);
   if (r != PAIR_DEDUPED)
     return r;
-  return share_pair (d, p, &sp);
+  return share_pair (p, &sp);
 }
 
 static void
@@ -446,18 +508,20 @@ count (struct dedupe_stats *s, enum pair_outcome r)
     }
 }
 
-void
-dedupe_pair (struct deduper *d, char const *src_name, char const *dst_name)
+/* Deduplicate the pair now, in the calling thread.  */
+static void
+dedupe_pair_now (struct deduper *d, char const *src_name,
+                 char const *dst_name)
 {
   static char const *const said[] = {
     [PAIR_DEDUPED] = "deduplicated", [PAIR_SHARED] = "already shared",
     [PAIR_DIFFER] = "differ", [PAIR_SKIPPED] = "skipped",
     [PAIR_FAILED] = "failed"
   };
+  struct compare_bufs *b = take_bufs (d);
   struct pair p = { .src_name = src_name, .dst_name = dst_name,
-                    .src_fd = -1, .dst_fd = -1 };
+                    .src_fd = -1, .dst_fd = -1, .buf = b->buf };
   struct stat src_st, dst_st;
-  uintmax_t bytes_before = d->stats.bytes;
   enum pair_outcome r = PAIR_FAILED;
 
   /* Read-only opens: the kernel lets a file's owner (and root) dedupe
@@ -476,22 +540,69 @@ dedupe_pair (struct deduper *d, char const *src_name, char const *dst_name)
     close (p.dst_fd);
   if (0 <= p.src_fd)
     close (p.src_fd);
+  put_bufs (d, b);
 
+  pthread_mutex_lock (&d->lock);
   count (&d->stats, r);
+  d->stats.bytes += p.bytes;
+  pthread_mutex_unlock (&d->lock);
   if (d->opts->verbose)
     {
-      printf ("%s -> %s: %s", quoteaf_n (0, src_name),
-              quoteaf_n (1, dst_name), said[r]);
+      char bytes[INT_BUFSIZE_BOUND (uintmax_t) + sizeof " bytes"] = "";
       if (r == PAIR_DEDUPED)
-        printf (" %ju bytes", d->stats.bytes - bytes_before);
-      putchar ('\n');
+        sprintf (bytes, " %ju bytes", p.bytes);
+      out_printf (stdout, "%s -> %s: %s%s\n", quoteaf_n (0, src_name),
+                  quoteaf_n (1, dst_name), said[r], bytes);
     }
+}
+
+/* A pair for a thread to deduplicate.  */
+struct pair_job
+{
+  struct job job;
+  struct deduper *d;
+  char *dst_name;
+  char src_name[];
+};
+
+static bool
+run_pair_job (struct job *job, struct dest_memory const *mem _GL_UNUSED)
+{
+  struct pair_job *j = (struct pair_job *) job;
+  dedupe_pair_now (j->d, j->src_name, j->dst_name);
+  free (j);
+  return true;                  /* the outcome is in the counts */
+}
+
+void
+dedupe_pair (struct deduper *d, char const *src_name, char const *dst_name)
+{
+  if (!d->pool && d->pairs_before_jobs && --d->pairs_before_jobs == 0)
+    {
+      /* A pair shares nothing with another: no memory of files made.  */
+      static struct dest_memory const no_memory;
+      d->pool = jobs_start (d->opts->jobs, &no_memory);
+      d->next_src = d->next_dst = NULL;
+    }
+  if (!d->pool)
+    {
+      dedupe_pair_now (d, src_name, dst_name);
+      return;
+    }
+  size_t src = strlen (src_name) + 1, dst = strlen (dst_name) + 1;
+  struct pair_job *j = xmalloc (sizeof *j + src + dst);
+  *j = (struct pair_job) { .job.run = run_pair_job, .d = d };
+  memcpy (j->src_name, src_name, src);
+  j->dst_name = memcpy (j->src_name + src, dst_name, dst);
+  jobs_submit (d->pool, &j->job);
 }
 
 void
 dedupe_read_ahead (struct deduper *d, char const *src_name,
                    char const *dst_name)
 {
+  if (d->pool)
+    return;
   d->next_src = src_name;
   d->next_dst = dst_name;
 }

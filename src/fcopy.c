@@ -244,6 +244,7 @@ run_dedupe (struct fcopy_options const *opts, struct command const *cmd)
   else
     ok = visit_operands (cmd, (struct visitor) { dedupe_visit, &d, opts, NULL });
 
+  deduper_finish (&d);
   if (opts->stats || opts->verbose)
     report_dedupe_stats (&d.stats);
   int status = ok ? dedupe_exit_status (&d.stats) : 2;

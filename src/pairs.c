@@ -13,6 +13,7 @@
 #include "error.h"
 #include "filenamecat.h"
 #include "fts_.h"
+#include "out-order.h"
 #include "pair-list.h"
 #include "quote-name.h"
 #include "xalloc.h"
@@ -87,7 +88,7 @@ counterpart (struct tree_walk *w, char const *rel, bool pairing)
       if (errno != ENOENT)
         return other;           /* dedupe_pair says what is wrong */
       if (w->d->opts->verbose)
-        printf ("only in %s: %s\n", quoteaf_n (0, w->walked_dir),
+        out_printf (stdout, "only in %s: %s\n", quoteaf_n (0, w->walked_dir),
                 quoteaf_n (1, rel));
     }
   else if (!S_ISLNK (st.st_mode))

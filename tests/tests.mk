@@ -20,6 +20,7 @@ TESTS = \
   tests/dedupe-lists.bats \
   tests/dedupe-recursive.bats \
   tests/dedupe-big.bats \
+  tests/dedupe-jobs.bats \
   tests/cpdiff-tree.bats \
   tests/cpdiff-options.bats \
   tests/dest-options.bats \
