@@ -18,12 +18,12 @@
 #include "metadata.h"
 #include "intprops.h"
 #include "minmax.h"
+#include "out-order.h"
 #include "quote-name.h"
 #include "report.h"
 #include "same-inode.h"
 #include "stat-time.h"
 #include "timespec.h"
-#include "out-order.h"
 
 /* Open SRC_NAME for reading and fstat it.  O_NONBLOCK: opening a FIFO
    must not hang before we know what it is; it is cleared again for

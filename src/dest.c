@@ -21,6 +21,7 @@
 #include "dirname.h"
 #include "error.h"
 #include "filemode.h"
+#include "out-order.h"
 #include "progname.h"
 #include "quote-name.h"
 #include "same-inode.h"
@@ -28,7 +29,6 @@
 #include "xalloc.h"
 #include "xvasprintf.h"
 #include "yesno.h"
-#include "out-order.h"
 
 void
 dest_free (struct dest *d)

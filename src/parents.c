@@ -18,9 +18,9 @@
 #include "dirname.h"
 #include "error.h"
 #include "metadata.h"
+#include "out-order.h"
 #include "quote-name.h"
 #include "xalloc.h"
-#include "out-order.h"
 
 struct parent_dir
 {

@@ -18,9 +18,9 @@
 #include "error.h"
 #include "link-file.h"
 #include "metadata.h"
+#include "out-order.h"
 #include "quote-name.h"
 #include "xalloc.h"
-#include "out-order.h"
 
 /* Give DST, made from ENT, its metadata by name (no descriptor).  */
 static bool
