@@ -60,6 +60,24 @@ struct span
    a single pair (the common SOURCE DEST case) needs none.  */
 enum { DEDUPE_JOBS_AFTER = 2 };
 
+/* A new set of compare buffers, or NULL if memory is short.  */
+static struct compare_bufs *
+new_bufs (void)
+{
+  long page = sysconf (_SC_PAGESIZE);
+  struct compare_bufs *b = malloc (sizeof *b);
+  if (!b)
+    return NULL;
+  *b = (struct compare_bufs) { .buf = { alignalloc (page, COMPARE_CHUNK),
+                                        alignalloc (page, COMPARE_CHUNK) } };
+  if (b->buf[0] && b->buf[1])
+    return b;
+  alignfree (b->buf[0]);
+  alignfree (b->buf[1]);
+  free (b);
+  return NULL;
+}
+
 /* A set of compare buffers: a spare one, or a new one.  */
 static struct compare_bufs *
 take_bufs (struct deduper *d)
@@ -69,13 +87,7 @@ take_bufs (struct deduper *d)
   if (b)
     d->spare = b->next;
   pthread_mutex_unlock (&d->lock);
-  if (b)
-    return b;
-  long page = sysconf (_SC_PAGESIZE);
-  b = xmalloc (sizeof *b);
-  b->buf[0] = alignalloc (page, COMPARE_CHUNK);
-  b->buf[1] = alignalloc (page, COMPARE_CHUNK);
-  if (!b->buf[0] || !b->buf[1])
+  if (!b && !(b = new_bufs ()))
     xalloc_die ();
   return b;
 }
@@ -97,14 +109,8 @@ deduper_init (struct deduper *d, struct fcopy_options const *opts)
   if (1 < opts->jobs)
     d->pairs_before_jobs = opts->jobs_auto ? DEDUPE_JOBS_AFTER : 1;
   /* The first set now: if there is no room for it, say so at once.  */
-  long page = sysconf (_SC_PAGESIZE);
-  struct compare_bufs *b = malloc (sizeof *b);
-  if (!b)
-    return false;
-  *b = (struct compare_bufs) { .buf = { alignalloc (page, COMPARE_CHUNK),
-                                        alignalloc (page, COMPARE_CHUNK) } };
-  d->spare = b;
-  return b->buf[0] && b->buf[1];
+  d->spare = new_bufs ();
+  return d->spare != NULL;
 }
 
 void

@@ -156,23 +156,31 @@ walk_place (void)
 void
 out_vprintf (FILE *stream, char const *format, va_list args)
 {
+  /* No place handed out yet: straight out, as printf would.  */
+  if (!atomic_load (&ordering))
+    {
+      if (stream == stderr)
+        fflush (stdout);
+      vfprintf (stream, format, args);
+      return;
+    }
+  va_list again;
+  va_copy (again, args);
   char *text;
   int n = vasprintf (&text, format, args);
+  pthread_mutex_lock (&lock);
+  struct out_slot *slot = current ? current : walk_place ();
   if (n < 0)
-    return;
-  if (!atomic_load (&ordering))
+    /* No memory to keep it: out of order, but not lost.  */
+    vfprintf (stream, format, again);
+  else if (!slot || slot == head)
     write_out (stream, text, n);
   else
-    {
-      pthread_mutex_lock (&lock);
-      struct out_slot *slot = current ? current : walk_place ();
-      if (!slot || slot == head)
-        write_out (stream, text, n);
-      else
-        keep (slot, stream, text, n);
-      pthread_mutex_unlock (&lock);
-    }
-  free (text);
+    keep (slot, stream, text, n);
+  pthread_mutex_unlock (&lock);
+  va_end (again);
+  if (0 <= n)
+    free (text);
 }
 
 void
