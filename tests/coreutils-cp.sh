@@ -19,6 +19,8 @@
 #                  coreutils`, which needs a deb-src entry for the release.
 #   SYSTEM_CP      the reference cp (default /bin/cp)
 #   CU_TIMEOUT     seconds a script may run (default 120)
+#   CU_EXPENSIVE   yes: run the scripts coreutils marks expensive too
+#                  (link-heap, perm; off by default, as in coreutils)
 #
 # As root, scripts that do not call require_root_ run as `nobody` and the
 # others as root, which is coreutils' `make check` plus `make check-root`;
@@ -54,6 +56,7 @@ fcopy=$(realpath -e "$1") || die "no such program: $1"
 shift
 system_cp=$(realpath -e "${SYSTEM_CP:-/bin/cp}") || die "no system cp"
 timeout_s=${CU_TIMEOUT:-120}
+expensive=${CU_EXPENSIVE:-no}
 
 # ------------------------------------------------------------ the source
 cache=${COREUTILS_CACHE:-/var/tmp/fcopy-coreutils-src}
@@ -144,8 +147,11 @@ EOF
 for who in cp fcopy; do
   cp -a "$top" "$T/$who" || die "cannot copy the scripts"
 done
+# nobody must be able to run fcopy, which may be built in a directory
+# only root can enter: the scripts run a copy of it.
+mkdir "$T/bin" && cp "$fcopy" "$T/bin/fcopy" || die "cannot copy $fcopy"
 make_src "$T/cp/src" "$system_cp"
-make_src "$T/fcopy/src" "$fcopy"
+make_src "$T/fcopy/src" "$T/bin/fcopy"
 
 # The features the scripts look for in config.h: those of Debian's cp,
 # which fcopy shares (ACLs, xattrs, *at calls); Debian's cp has no
@@ -180,7 +186,7 @@ if [ "$(id -u)" = 0 ]; then
   chmod -R a+rX "$T"
   # Each script makes its directory where it starts: at the top.
   chmod 1777 "$T/cp" "$T/fcopy"
-  for f in "$system_cp" "$fcopy"; do
+  for f in "$system_cp" "$T/bin/fcopy"; do
     setpriv --reuid="$nobody_uid" --regid="$nobody_gid" --clear-groups \
       test -x "$f" || die "nobody cannot run $f: make it and its directories searchable"
   done
@@ -202,7 +208,8 @@ export VERSION='$version' PACKAGE_VERSION='$version' \\
   built_programs='$built' fail=0 host_os=linux-gnu srcdir=. top_srcdir=. \\
   CONFIG_HEADER='$T/config.h' CU_TEST_NAME="\$who,\$tst" \\
   CC=gcc AWK=awk EGREP='grep -E' EXEEXT= MAKE=make PERL=perl SHELL=/bin/sh \\
-  LOCALE_FR= LOCALE_FR_UTF8= RUN_EXPENSIVE_TESTS=yes RUN_VERY_EXPENSIVE_TESTS=yes
+  LOCALE_FR= LOCALE_FR_UTF8= \\
+  RUN_EXPENSIVE_TESTS='$expensive' RUN_VERY_EXPENSIVE_TESTS='$expensive'
 $( [ "$(id -u)" = 0 ] && echo "export NON_ROOT_USERNAME=nobody NON_ROOT_GID=$nobody_gid" )
 exec timeout -k 10 $timeout_s /bin/sh "\$tst" 9>&2
 EOF
