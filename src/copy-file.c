@@ -110,7 +110,7 @@ open_existing (char const *src_name, struct dest const *d,
    and the umask does the rest.  */
 static int
 create_dest (struct dest const *d, struct copy_job const *job,
-             struct fcopy_options const *opts, struct dest_memory const *mem)
+             struct fcopy_options const *opts)
 {
   /* "new/" names a directory that is not there, never a file.  */
   size_t len = strlen (d->path.rel);
@@ -119,13 +119,17 @@ create_dest (struct dest const *d, struct copy_job const *job,
             : openat (d->path.dirfd, d->path.rel,
                       O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
                       creation_mode (job->src_st, opts)));
+  struct stat lst;
+  bool dangling = (fd < 0 && errno == EEXIST
+                   && fstatat (d->path.dirfd, d->path.rel, &lst,
+                               AT_SYMLINK_NOFOLLOW) == 0
+                   && S_ISLNK (lst.st_mode));
+  if (dangling && opts->write_dangling)
+    fd = openat (d->path.dirfd, d->path.rel, O_WRONLY | O_CREAT | O_CLOEXEC,
+                 creation_mode (job->src_st, opts));
   if (fd < 0)
     {
-      struct stat lst;
-      if (errno == EEXIST
-          && fstatat (d->path.dirfd, d->path.rel, &lst,
-                      AT_SYMLINK_NOFOLLOW) == 0
-          && S_ISLNK (lst.st_mode))
+      if (dangling && !opts->write_dangling)
         error (0, 0, "not writing through dangling symlink %s",
                quoteaf (d->path.name));
       else
@@ -133,9 +137,6 @@ create_dest (struct dest const *d, struct copy_job const *job,
                quoteaf (d->path.name));
       return -1;
     }
-  struct stat st;
-  if (mem && mem->made && fstat (fd, &st) == 0)
-    inode_set_add (mem->made, &st, d->path.name);
   return fd;
 }
 
@@ -165,7 +166,7 @@ open_dest (char const *src_name, struct dest *d, struct copy_job const *job,
       if (!gone)
         return fd;
     }
-  int fd = create_dest (d, job, opts, mem);
+  int fd = create_dest (d, job, opts);
   *created = 0 <= fd;
   return fd;
 }
@@ -237,17 +238,19 @@ sync_file (int fd, char const *name)
   return false;
 }
 
-/* Whether the source changed while it was read: its size, modification
-   or change time is not what it was when it was opened.  Say so.  */
+/* Whether the source changed while it was read: its size or
+   modification time is not what it was when it was opened, or its change
+   time not what it was (CTIME) when reading began.  Say so.  */
 static bool
-source_changed (struct copy_job const *job, char const *src_name)
+source_changed (struct copy_job const *job, struct timespec ctime,
+                char const *src_name)
 {
   struct stat const *old = job->src_st;
   struct stat st;
   if (!S_ISREG (old->st_mode) || fstat (job->src_fd, &st) != 0
       || (st.st_size == old->st_size
           && timespec_cmp (get_stat_mtime (&st), get_stat_mtime (old)) == 0
-          && timespec_cmp (get_stat_ctime (&st), get_stat_ctime (old)) == 0))
+          && timespec_cmp (get_stat_ctime (&st), ctime) == 0))
     return false;
   error (0, 0, "%s: file changed as we read it", quotef (src_name));
   return true;
@@ -262,6 +265,12 @@ copy_into (struct copy_job *job, char const *src_name,
 {
   job->dst_fd = dst_fd;
   job->dst_empty = created || (opts->reflink != REFLINK_ALWAYS && !job->range);
+  /* The change time from now on: making room for DEST changed it if
+     DEST was a link of the source, renamed aside or removed (-b,
+     --remove-destination).  */
+  struct stat now;
+  struct timespec ctime = get_stat_ctime (fstat (job->src_fd, &now) == 0
+                                          ? &now : job->src_st);
   struct copy_report report = { 0 };
   /* An empty range: nothing to move, and FICLONERANGE would take a
      length of 0 to mean "up to the end".  */
@@ -278,7 +287,7 @@ copy_into (struct copy_job *job, char const *src_name,
       ok = copy_metadata (&meta, opts);
       /* Not in range mode, where SOURCE may be DEST itself.  */
       ok &= (opts->attributes_only || job->range
-             || !source_changed (job, src_name));
+             || !source_changed (job, ctime, src_name));
     }
   if (opts->debug)
     report_debug (src_name, dst->name, &report);
@@ -314,6 +323,8 @@ copy_in_place (struct copy_job *job, char const *src_name,
         error (0, errno, "cannot remove %s", quoteaf (d.path.name));
       if (ok && created && opts->fsync && d.path.dirfd == AT_FDCWD)
         ok = sync_parent (AT_FDCWD, d.path.rel, d.path.name);
+      if (ok)
+        remember_dest (mem, &d.path);
     }
   dest_free (&d);
   return ok;
@@ -343,8 +354,9 @@ copy_atomically (struct copy_job *job, char const *src_name,
                  struct dest_memory const *mem)
 {
   struct dest d = { .path = *dst };
+  /* Not through a symbolic link: the copy replaces the link.  */
   enum dest_verdict v = prepare_dest (&d, src_name, job->src_st,
-                                      DEST_FOLLOW | DEST_ATOMIC, mem, opts);
+                                      DEST_ATOMIC, mem, opts);
   bool ok = v == DEST_KEEP;
   if (v == DEST_ABSENT || v == DEST_EXISTS)
     {
@@ -355,12 +367,12 @@ copy_atomically (struct copy_job *job, char const *src_name,
       enum copy_failure failure;
       ok = (0 <= fd
             && copy_into (job, src_name, &d.path, fd, true, opts, &failure)
-            && (v == DEST_ABSENT || keep_dest_attributes (&d, fd, opts)));
-      struct stat st;
-      if (ok && mem && mem->made && fstat (fd, &st) == 0)
-        inode_set_add (mem->made, &st, d.path.name);
+            && (v == DEST_ABSENT || S_ISLNK (d.st.st_mode)
+                || keep_dest_attributes (&d, fd, opts)));
       if (ok)
         ok = temp_commit (&t, &d.path, d.backup, opts);
+      if (ok)
+        remember_dest (mem, &d.path);
       else if (0 <= fd)
         temp_discard (&t);
     }

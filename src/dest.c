@@ -1,11 +1,14 @@
 /* dest.c -- what becomes of a destination that already exists.
 
-   cp's rules, in cp's order: -n leaves any existing name alone, even the
-   source itself; then a source that is its own destination is an error;
-   -u keeps a destination that is not older; -i asks; a directory is never
-   replaced by a file, nor a file made earlier in this run; -b renames the
-   old file aside; --remove-destination (and a new link or special file,
-   which cannot be written over) removes it.  */
+   cp's rules (coreutils 9.1, copy.c, copy_internal), in cp's order: -n
+   leaves any existing name alone, even the source itself; then a source
+   that is its own destination is an error (same-file.c); -u keeps a
+   destination that is not older; -i asks; a directory is never replaced
+   by a file; nor is an operand's destination made earlier in this run,
+   by a later operand; -b renames the old file aside;
+   --remove-destination (and a new link or special file, which cannot be
+   written over) removes it; and a later operand is never written through
+   a symbolic link an earlier one made.  */
 
 #include <config.h>
 #include "dest.h"
@@ -20,10 +23,12 @@
 #include "backupfile.h"
 #include "dirname.h"
 #include "error.h"
+#include "file-set.h"
 #include "filemode.h"
 #include "out-order.h"
 #include "progname.h"
 #include "quote-name.h"
+#include "same-file.h"
 #include "same-inode.h"
 #include "utimecmp.h"
 #include "xalloc.h"
@@ -35,6 +40,25 @@ dest_free (struct dest *d)
 {
   free (d->backup);
   free (d->own_name);
+}
+
+void
+remember_dest (struct dest_memory const *mem, struct dst_path const *path)
+{
+  struct stat st;
+  if (path->operand && mem && mem->operands
+      && fstatat (path->dirfd, path->rel, &st, AT_SYMLINK_NOFOLLOW) == 0)
+    record_file (mem->operands, path->rel, &st);
+}
+
+/* Whether D (status ST) is an operand's destination made earlier in
+   this run: "cp a/f b/f dir" must not let b/f undo a/f's copy.  */
+static bool
+made_by_operand (struct dest const *d, struct stat const *st,
+                 struct dest_memory const *mem)
+{
+  return (d->path.operand && mem && mem->operands
+          && seen_file (mem->operands, d->path.rel, st));
 }
 
 /* One line, whole: with --jobs, in its place among the others.  */
@@ -262,17 +286,20 @@ keep_or_refuse (struct dest *d, char const *src_name,
       error (0, 0, "not replacing %s", quoteaf (d->path.name));
       return DEST_FAILED;
     }
-  if (SAME_INODE (*src_st, d->st) && !(flags & DEST_SAME_OK))
+  bool done = false;
+  if (!(flags & DEST_SAME_OK) && opts->interactive != I_ALWAYS_NO)
     {
-      /* A hard link that is already there is done; "cp -fb a a" backs
-         the source up and copies the backup (cp's special case).  */
-      if (opts->link == LINK_HARD)
-        return DEST_KEEP;
-      if (backs_itself_up (d, src_name, src_st, mem, opts))
+      /* "cp -fb a a" backs the source up and copies the backup (cp's
+         special case, before its check).  */
+      if (SAME_INODE (*src_st, d->st)
+          && backs_itself_up (d, src_name, src_st, mem, opts))
         return copy_to_backup (d, opts);
-      error (0, 0, "%s and %s are the same file",
-             quoteaf_n (0, src_name), quoteaf_n (1, d->path.name));
-      return DEST_FAILED;
+      if (!same_file_ok (src_name, src_st, &d->path, &d->st, opts, &done))
+        {
+          error (0, 0, "%s and %s are the same file",
+                 quoteaf_n (0, src_name), quoteaf_n (1, d->path.name));
+          return DEST_FAILED;
+        }
     }
   if (src_dir)
     return DEST_EXISTS;
@@ -280,7 +307,97 @@ keep_or_refuse (struct dest *d, char const *src_name,
     return kept_by_update (d, src_st, mem, opts);
   if (opts->interactive == I_ASK_USER && !overwrite_ok (d, opts))
     return DEST_KEEP;
+  return done ? DEST_KEEP : DEST_EXISTS;
+}
+
+/* stat_dest's answer for a loop of links -f will remove.  */
+enum { DEST_LOOP = DEST_FAILED + 1 };
+
+/* Stat D, which is there: through a symbolic link only where the data
+   would go through it: a regular file, no backup, no removal first (as
+   cp).  Return DEST_ABSENT if nothing is there.  */
+static int
+stat_dest (struct dest *d, int flags, struct fcopy_options const *opts)
+{
+  bool follow = ((flags & DEST_FOLLOW) && opts->backup == no_backups
+                 && !opts->remove_destination);
+  if (fstatat (d->path.dirfd, d->path.rel, &d->st,
+               follow ? 0 : AT_SYMLINK_NOFOLLOW) == 0)
+    return DEST_EXISTS;
+  if (errno == ENOENT)
+    return DEST_ABSENT;
+  /* A loop of symbolic links is a name -f removes when it cannot be
+     opened (cp >= 8.30), not an error; nothing else to check then.  */
+  if (errno == ELOOP && opts->force
+      && fstatat (d->path.dirfd, d->path.rel, &d->st,
+                  AT_SYMLINK_NOFOLLOW) == 0)
+    return DEST_LOOP;
+  error (0, errno, "cannot stat %s", quoteaf (d->path.name));
+  return DEST_FAILED;
+}
+
+/* Decide about D, which is there (status D->st).  */
+static enum dest_verdict
+existing_dest (struct dest *d, char const *src_name,
+               struct stat const *src_st, int flags,
+               struct dest_memory const *mem,
+               struct fcopy_options const *opts)
+{
+  enum dest_verdict v = keep_or_refuse (d, src_name, src_st, flags, mem,
+                                        opts);
+  if ((v != DEST_EXISTS && v != DEST_ABSENT) || d->own_name
+      || S_ISDIR (src_st->st_mode))
+    return v;
+  if (S_ISDIR (d->st.st_mode))
+    {
+      error (0, 0, "cannot overwrite directory %s with non-directory",
+             quoteaf (d->path.name));
+      return DEST_FAILED;
+    }
+  /* A numbered backup keeps both copies.  */
+  if (opts->backup != numbered_backups && made_by_operand (d, &d->st, mem))
+    {
+      error (0, 0, "will not overwrite just-created %s with %s",
+             quoteaf_n (0, d->path.name), quoteaf_n (1, src_name));
+      return DEST_FAILED;
+    }
+  if (flags & DEST_ATOMIC)
+    return name_backup (d, src_name, src_st, opts);
+  if (opts->backup != no_backups)
+    return back_up (d, src_name, src_st, opts);
+  /* Removed first, as cp: under --remove-destination; under
+     --preserve=links a destination linked elsewhere, whose other names
+     would change too if written through; a link or special file copied
+     as such (-P), which cannot be written over.  But not under
+     --attributes-only, which writes no data: then making a link or
+     special file fails ("File exists"), as in cp.  */
+  if (opts->remove_destination
+      || (!opts->attributes_only
+          && ((opts->preserve_links && 1 < d->st.st_nlink)
+              || (deref_for (opts, d->path.operand) == DEREF_NEVER
+                  && !S_ISREG (src_st->st_mode)))))
+    return remove_dest (d, opts);
   return DEST_EXISTS;
+}
+
+/* Whether D, about to be written, is a symbolic link an earlier
+   operand made (cp's abuse test: "cp -dR a/1 b/1 c", a/1 a link to
+   ../t, must not write b/1 into t, whether t is there or not).  A
+   backup moves the link aside, so then it is not.  */
+static bool
+through_new_link (struct dest const *d, char const *src_name,
+                  struct dest_memory const *mem,
+                  struct fcopy_options const *opts)
+{
+  struct stat st;
+  if (!d->path.operand || !mem || !mem->operands
+      || opts->backup != no_backups
+      || fstatat (d->path.dirfd, d->path.rel, &st, AT_SYMLINK_NOFOLLOW) != 0
+      || !S_ISLNK (st.st_mode) || !made_by_operand (d, &st, mem))
+    return false;
+  error (0, 0, "will not copy %s through just-created symlink %s",
+         quoteaf_n (0, src_name), quoteaf_n (1, d->path.name));
+  return true;
 }
 
 enum dest_verdict
@@ -293,44 +410,13 @@ prepare_dest (struct dest *d, char const *src_name,
      is nothing to check: a stat saved per file.  */
   if (d->path.fresh)
     return DEST_ABSENT;
-  if (fstatat (d->path.dirfd, d->path.rel, &d->st,
-               (flags & DEST_FOLLOW) ? 0 : AT_SYMLINK_NOFOLLOW) != 0)
-    {
-      if (errno == ENOENT)
-        return DEST_ABSENT;
-      error (0, errno, "cannot stat %s", quoteaf (d->path.name));
-      return DEST_FAILED;
-    }
-
-  enum dest_verdict v = keep_or_refuse (d, src_name, src_st, flags, mem,
-                                        opts);
-  if ((v != DEST_EXISTS && v != DEST_ABSENT) || d->own_name
-      || S_ISDIR (src_st->st_mode))
-    return v;
-  if (S_ISDIR (d->st.st_mode))
-    {
-      error (0, 0, "cannot overwrite directory %s with non-directory",
-             quoteaf (d->path.name));
-      return DEST_FAILED;
-    }
-  /* Two operands with one name in the target: the second would undo
-     the first.  */
-  if (mem && mem->made && inode_set_find (mem->made, &d->st))
-    {
-      error (0, 0, "will not overwrite just-created %s with %s",
-             quoteaf_n (0, d->path.name), quoteaf_n (1, src_name));
-      return DEST_FAILED;
-    }
-  if (flags & DEST_ATOMIC)
-    return name_backup (d, src_name, src_st, opts);
-  if (opts->backup != no_backups)
-    return back_up (d, src_name, src_st, opts);
-  /* --preserve=links: a destination linked elsewhere is replaced, not
-     written through, or its other names would change too; but as cp,
-     not under --attributes-only, which writes no data.  */
-  if (opts->remove_destination || (flags & DEST_REPLACE)
-      || (opts->preserve_links && 1 < d->st.st_nlink
-          && !opts->attributes_only))
-    return remove_dest (d, opts);
-  return DEST_EXISTS;
+  int v = stat_dest (d, flags, opts);
+  if (v == DEST_EXISTS)
+    v = existing_dest (d, src_name, src_st, flags, mem, opts);
+  else if (v == DEST_LOOP)
+    v = DEST_EXISTS;
+  if ((v == DEST_ABSENT || v == DEST_EXISTS)
+      && through_new_link (d, src_name, mem, opts))
+    return DEST_FAILED;
+  return v;
 }

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <sys/stat.h>
 #include "dst-path.h"
+#include "hash.h"
 #include "inode-set.h"
 #include "options.h"
 
@@ -23,9 +24,7 @@ enum
 {
   DEST_FOLLOW = 1,   /* stat the name, not lstat: data goes through links */
   DEST_SAME_OK = 2,  /* the source may be the destination (apart ranges) */
-  DEST_REPLACE = 4,  /* a new file is made in its place: remove what is
-                        there (links, FIFOs, devices, as cp) */
-  DEST_ATOMIC = 8    /* --atomic: the copy will be renamed over it: do not
+  DEST_ATOMIC = 4    /* --atomic: the copy will be renamed over it: do not
                         remove it nor back it up now, but name the
                         backup in BACKUP */
 };
@@ -43,7 +42,9 @@ struct clone_memo;
 /* What a run remembers across files; any may be null.  */
 struct dest_memory
 {
-  struct inode_set *made;    /* files made: never overwritten */
+  Hash_table *operands;      /* the operands' destinations made so far
+                                (gnulib's file-set: name, device, inode),
+                                when there are several operands */
   struct inode_set *copies;  /* -u: the destination of each source file
                                 with other names (hard links) */
   struct clone_memo *clone;  /* the walk's filesystems cannot clone */
@@ -53,9 +54,10 @@ struct dest_memory
 
 /* Decide, as cp does and in its order, what becomes of D->path before a
    copy of SRC_NAME (status SRC_ST) is made there under FLAGS: -n,
-   --update, "are the same file", -i, a directory in the way, a file
-   made earlier in this run (in MEM, which may be null), --backup,
-   --remove-destination.  D->path may change (cp's backup copy of a
+   --update, "are the same file", -i, a directory in the way, an
+   operand's destination made earlier in this run (in MEM, which may be
+   null), --backup, --remove-destination, a symbolic link made earlier
+   in this run.  D->path may change (cp's backup copy of a
    source onto itself); dest_free D afterwards.  */
 enum dest_verdict prepare_dest (struct dest *d, char const *src_name,
                                 struct stat const *src_st, int flags,
@@ -63,6 +65,11 @@ enum dest_verdict prepare_dest (struct dest *d, char const *src_name,
                                 struct fcopy_options const *opts);
 
 void dest_free (struct dest *d);
+
+/* PATH was just made or written: remember it if it is an operand's
+   destination (MEM may be null).  */
+void remember_dest (struct dest_memory const *mem,
+                    struct dst_path const *path);
 
 /* Print -v's line for a copy of SRC_NAME made at D.  */
 void report_dest (char const *src_name, struct dest const *d);

@@ -26,10 +26,17 @@ struct dst_path
                           from DIRFD: neither a setgid group nor a
                           default ACL */
   dev_t dev;           /* DIRFD's device, if FRESH */
+  bool operand;        /* the destination of an operand, not of a file
+                          found in a tree: cp's rules for what this run
+                          made apply to these (dest.c) */
 };
 
 /* NAME, relative to the current directory.  */
 #define DST_PATH_CWD(name) \
-  ((struct dst_path) { AT_FDCWD, (name), (name), false, false, 0 })
+  ((struct dst_path) { AT_FDCWD, (name), (name), false, false, 0, false })
+
+/* The destination NAME of an operand.  */
+#define DST_PATH_OPERAND(name) \
+  ((struct dst_path) { AT_FDCWD, (name), (name), false, false, 0, true })
 
 #endif

@@ -44,10 +44,12 @@ is_directory (char const *name, char const *prefix)
   return !err;
 }
 
-/* What to do with one SOURCE, DEST pair: copy or deduplicate.  */
+/* What to do with one SOURCE, DEST pair: copy or deduplicate.  NEW_DST:
+   DST_NAME's directory was just made (--parents), so nothing is there. */
 struct visitor
 {
-  bool (*visit) (void *ctx, char const *src_name, char const *dst_name);
+  bool (*visit) (void *ctx, char const *src_name, char const *dst_name,
+                 bool new_dst);
   void *ctx;
   struct fcopy_options const *opts;
   bool *one_pair;               /* if not null, set when the operands are
@@ -66,7 +68,7 @@ visit_parents (struct visitor v, char const *dir, char const *src_name)
   bool ok = make_parents (&p, dst_name, src_in_dst - dst_name, v.opts);
   if (ok)
     {
-      ok = v.visit (v.ctx, src_name, dst_name);
+      ok = v.visit (v.ctx, src_name, dst_name, p.made_dir);
       ok &= finish_parents (&p, v.opts);
     }
   free (dst_name);
@@ -97,7 +99,7 @@ visit_into (struct visitor v, char const *dir, char **file, int n_files,
       char *dst_name = (strcmp (base, "..") == 0 ? xstrdup (dir)
                         : file_name_concat (dir, base, NULL));
       free (base);
-      ok &= v.visit (v.ctx, file[i], dst_name);
+      ok &= v.visit (v.ctx, file[i], dst_name, false);
       free (dst_name);
     }
   return ok;
@@ -115,7 +117,7 @@ visit_pair (struct visitor v, char const *src_name, char const *dst_name)
 {
   if (v.one_pair)
     *v.one_pair = true;
-  return v.visit (v.ctx, src_name, dst_name);
+  return v.visit (v.ctx, src_name, dst_name, false);
 }
 
 /* Work out, as cp does, which operand goes where, and visit each pair. */
@@ -181,12 +183,14 @@ same_entry (char const *a, char const *b)
 }
 
 /* Whether SRC_NAME was an operand before; cp warns and copies it once.
-   Another name of the same file is copied again.  */
+   Another name of the same file is copied again; and with a backup, the
+   name too (the second copy then finds the first, dest.c).  */
 static bool
 repeated_source (struct tree_copy *t, char const *src_name)
 {
   struct stat st;
-  if (!t->sources || (t->opts->dereference == DEREF_NEVER
+  if (!t->sources || t->opts->backup != no_backups
+      || (t->opts->dereference == DEREF_NEVER
                       ? lstat (src_name, &st) : stat (src_name, &st)) != 0)
     return false;
   char const *earlier = inode_set_find (t->sources, &st);
@@ -203,7 +207,8 @@ repeated_source (struct tree_copy *t, char const *src_name)
 }
 
 static bool
-copy_visit (void *tree, char const *src_name, char const *dst_name)
+copy_visit (void *tree, char const *src_name, char const *dst_name,
+            bool new_dst)
 {
   struct tree_copy *t = tree;
   struct fcopy_options const *opts = t->opts;
@@ -213,12 +218,13 @@ copy_visit (void *tree, char const *src_name, char const *dst_name)
      a plain followed file goes straight to the engine.  */
   if (opts->recursive || opts->dereference != DEREF_ALWAYS || t->links
       || opts->link != LINK_NONE)
-    return copy_tree (t, src_name, dst_name);
-  return copy_file (src_name, &DST_PATH_CWD (dst_name), opts, &t->mem);
+    return copy_tree (t, src_name, dst_name, new_dst);
+  return copy_file (src_name, &DST_PATH_OPERAND (dst_name), opts, &t->mem);
 }
 
 static bool
-dedupe_visit (void *deduper, char const *src_name, char const *dst_name)
+dedupe_visit (void *deduper, char const *src_name, char const *dst_name,
+              bool new_dst _GL_UNUSED)
 {
   dedupe_pair (deduper, src_name, dst_name);
   return true;                  /* the outcome is in the counts */
@@ -269,6 +275,9 @@ main (int argc, char **argv)
   opts.euid = geteuid ();
   opts.egid = getegid ();
   opts.proc_fds = access ("/proc/self/fd", F_OK) == 0;
+  /* cp refuses to make a file through a dangling symbolic link since
+     coreutils 6.9.90, but for POSIX's sake (cp.c).  */
+  opts.write_dangling = getenv ("POSIXLY_CORRECT") != NULL;
 
   parse_command_line (argc, argv, &opts, &cmd);
   struct fcopy_options const *const o = &opts;

@@ -115,8 +115,7 @@ start_workers (struct job_pool *p)
       *w = (struct worker) { .pool = p };
       /* No copies (-u with links stays in the walk), never the one pair:
          operands stay in the walk too.  */
-      w->mem = (struct dest_memory) { .made = p->walk_mem->made,
-                                      .clone = &w->clone };
+      w->mem = (struct dest_memory) { .clone = &w->clone };
       int err = pthread_create (&w->thread, NULL, work, w);
       if (err)
         {

@@ -31,9 +31,9 @@ struct job
 struct job_pool;
 
 /* Start N_JOBS - 1 worker threads (N_JOBS is at least 2).  WALK_MEM is
-   the run's memory as the walk's thread sees it; a worker sees its set
-   of files made (which locks itself), no -u copies (the walk copies the
-   files that need them) and a clone memo of its own.  If no thread can
+   the run's memory as the walk's thread sees it; a worker sees no -u
+   copies (the walk copies the files that need them), no operands (the
+   walk copies those) and a clone memo of its own.  If no thread can
    start, say so and return NULL: the walk copies everything itself.  */
 struct job_pool *jobs_start (size_t n_jobs,
                              struct dest_memory const *walk_mem);

@@ -35,20 +35,24 @@ relative_link_ok (char const *src_name, char const *dst_name)
   return ok;
 }
 
-/* Make the link; with -f, one name in the way is removed first.  */
+/* Make the link; with -f or -i, one name in the way is removed then.  */
 static bool
 make_link (char const *src_name, struct dst_path const *dst,
            struct fcopy_options const *opts)
 {
   bool hard = opts->link == LINK_HARD;
-  /* -L (the default with -l) links to what a symbolic link names.  */
-  int follow = opts->dereference == DEREF_ALWAYS ? AT_SYMLINK_FOLLOW : 0;
+  /* -L (the default with -l) links to what a symbolic link names, -H
+     to what an operand names (cp's should_dereference).  */
+  int follow = (deref_for (opts, dst->operand) != DEREF_NEVER
+                ? AT_SYMLINK_FOLLOW : 0);
   for (int tries = 0; ; tries++)
     {
       if ((hard ? linkat (AT_FDCWD, src_name, dst->dirfd, dst->rel, follow)
            : symlinkat (src_name, dst->dirfd, dst->rel)) == 0)
         return true;
-      if (errno != EEXIST || !opts->force || tries
+      /* -f, or -i answered yes: the name in the way goes (cp).  */
+      if (errno != EEXIST || tries
+          || (!opts->force && opts->interactive != I_ASK_USER)
           || unlinkat (dst->dirfd, dst->rel, 0) != 0)
         break;
     }
@@ -73,10 +77,8 @@ link_file (char const *src_name, struct stat const *src_st,
       if (opts->verbose)
         report_dest (src_name, &d);
       ok = make_link (src_name, &d.path, opts);
-      struct stat st;
-      if (ok && mem && mem->made
-          && fstatat (d.path.dirfd, d.path.rel, &st, AT_SYMLINK_NOFOLLOW) == 0)
-        inode_set_add (mem->made, &st, d.path.name);
+      if (ok)
+        remember_dest (mem, &d.path);
     }
   dest_free (&d);
   return ok;

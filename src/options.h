@@ -77,6 +77,8 @@ struct fcopy_options
   bool copy_contents;           /* --copy-contents: -r reads specials */
   bool parents;                 /* --parents: DIR/SOURCE as given */
   bool keep_directory_symlink;  /* a dst symlink to a dir is entered */
+  bool write_dangling;          /* POSIXLY_CORRECT: a new file is made
+                                   through a dangling DEST symlink */
   bool atomic;       /* --atomic: files renamed into place when complete */
   bool fsync;        /* --fsync: files and changed directories synced */
   size_t jobs;       /* --jobs=N: the regular files of a tree are copied
@@ -110,5 +112,15 @@ struct fcopy_options
   off_t src_offset, dst_offset;
   off_t length;      /* -1: up to the source's end */
 };
+
+/* How a file is treated that is an OPERAND or not: -H follows the
+   operands' links only; inside a tree it is -P (coreutils 9.1, copy.c,
+   copy_dir), for the rules on what is there as for the copy.  */
+static inline enum dereference
+deref_for (struct fcopy_options const *opts, bool operand)
+{
+  return (opts->dereference == DEREF_COMMAND_LINE && !operand
+          ? DEREF_NEVER : opts->dereference);
+}
 
 #endif

@@ -114,12 +114,12 @@ bool
 make_parents (struct parents *p, char const *dst_name, size_t src_offset,
               struct fcopy_options const *opts)
 {
-  *p = (struct parents) { xstrdup (dst_name), src_offset, NULL, 0 };
+  *p = (struct parents) { xstrdup (dst_name), src_offset, NULL, 0, false };
   char *parent = dir_name (dst_name);
   struct stat st;
   bool ok = true;
   if (stat (parent, &st) != 0)
-    ok = make_each (p, opts);
+    ok = p->made_dir = make_each (p, opts);
   else if (!S_ISDIR (st.st_mode))
     {
       error (0, 0, "%s exists but is not a directory", quoteaf (parent));

@@ -15,6 +15,8 @@ struct parents
   size_t src_offset;          /* where the source name starts in it */
   struct parent_dir *dir;
   size_t n_dirs;
+  bool made_dir;              /* the directory DST_NAME goes in was made:
+                                 DST_NAME cannot be there yet */
 };
 
 /* Make the missing leading directories of DST_NAME, whose source name

@@ -152,7 +152,7 @@ run_file_job (struct job *job, struct dest_memory const *mem)
 {
   struct file_job *j = (struct file_job *) job;
   struct dst_path dst = { j->dir->fd, j->rel, j->dst_name, j->fresh,
-                          j->plain, j->dev };
+                          j->plain, j->dev, false };
   bool ok = copy_file (j->names, &dst, j->opts, mem);
   ok &= dir_ref_release (j->dir);
   free (j);

@@ -32,19 +32,17 @@ metadata_by_name (struct walk const *w, FTSENT const *ent,
   return copy_metadata (&m, w->t->opts);
 }
 
-/* Make room for a new link, FIFO or device node at DST: cp replaces a
-   non-directory there (unless -n, -u, -i or -b say otherwise), but not
-   under --attributes-only: then making it fails ("File exists").  Return
-   false if DST is to stay, with *OK.  */
+/* Make room for a new link, FIFO or device node at DST: prepare_dest
+   removes what is there where cp does (-P; not -L, nor under
+   --attributes-only: then making it fails, "File exists").  Return false
+   if DST is to stay, with *OK.  */
 static bool
 clear_dest (struct walk const *w, FTSENT const *ent,
             struct dst_path const *dst, bool *ok)
 {
   struct fcopy_options const *opts = w->t->opts;
   struct dest d = { .path = *dst };
-  enum dest_verdict v = prepare_dest (&d, ent->fts_path, ent->fts_statp,
-                                      opts->attributes_only ? 0
-                                      : DEST_REPLACE,
+  enum dest_verdict v = prepare_dest (&d, ent->fts_path, ent->fts_statp, 0,
                                       &w->t->mem, opts);
   bool make = v == DEST_ABSENT || v == DEST_EXISTS;
   *ok = v != DEST_FAILED;
@@ -76,7 +74,10 @@ copy_symlink (struct walk const *w, FTSENT const *ent,
             error (0, errno, "cannot create symbolic link %s",
                    quoteaf (dst->name));
           else
-            ok = metadata_by_name (w, ent, dst, 0);
+            {
+              remember_dest (&w->t->mem, dst);
+              ok = metadata_by_name (w, ent, dst, 0);
+            }
         }
     }
   free (target);
@@ -100,6 +101,7 @@ copy_special (struct walk const *w, FTSENT const *ent,
              : "cannot create special file %s", quoteaf (dst->name));
       return false;
     }
+  remember_dest (&w->t->mem, dst);
   return metadata_by_name (w, ent, dst, mode);
 }
 

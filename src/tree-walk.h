@@ -27,6 +27,7 @@ struct walk
                                    dir_fd[L] open until the files copied
                                    into it are (tree-jobs.c) */
   size_t dir_fd_alloc;
+  bool new_root;                /* copy_tree's NEW_DST */
 };
 
 /* A directory the walk is leaving, as giving it its metadata needs it:

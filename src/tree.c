@@ -30,6 +30,7 @@
 #include "error.h"
 #include "filenamecat.h"
 #include "fts_.h"
+#include "hash-triple.h"
 #include "intprops.h"
 #include "metadata.h"
 #include "quote-name.h"
@@ -59,7 +60,10 @@ tree_init (struct tree_copy *t, struct fcopy_options const *opts,
     t->mem.copies = t->links;
   if (many_sources)
     {
-      t->mem.made = inode_set_new ();
+      t->mem.operands = hash_initialize (61, NULL, triple_hash,
+                                         triple_compare_ino_str, triple_free);
+      if (!t->mem.operands)
+        xalloc_die ();
       t->sources = inode_set_new ();
     }
   /* Workers copy regular files, so not for links instead of copies.
@@ -79,7 +83,8 @@ tree_free (struct tree_copy *t)
 {
   jobs_stop (t->pool);
   inode_set_free (t->links);
-  inode_set_free (t->mem.made);
+  if (t->mem.operands)
+    hash_free (t->mem.operands);
   inode_set_free (t->sources);
 }
 
@@ -207,7 +212,8 @@ enter_dir (struct walk *w, FTSENT *ent, struct dst_path const *dst)
      directory to copy into (it could lead anywhere), unless
      --keep-directory-symlink says the user put it there to be used.  */
   int at_flags = w->t->opts->keep_directory_symlink ? 0 : AT_SYMLINK_NOFOLLOW;
-  if (mkdir_errno == EEXIST
+  bool new_root = w->new_root && ent->fts_level == FTS_ROOTLEVEL;
+  if (mkdir_errno == EEXIST && !new_root
       && fstatat (dst->dirfd, dst->rel, &st, at_flags) == 0
       && S_ISDIR (st.st_mode))
     {
@@ -217,7 +223,7 @@ enter_dir (struct walk *w, FTSENT *ent, struct dst_path const *dst)
       return true;
     }
   errno = mkdir_errno;
-  if (errno == EEXIST)
+  if (errno == EEXIST && !new_root)
     error (0, 0, "cannot overwrite non-directory %s with directory %s",
            quoteaf_n (0, dst->name), quoteaf_n (1, ent->fts_path));
   else
@@ -296,7 +302,8 @@ entry_dst (struct walk const *w, FTSENT const *ent, struct dst_path *dst)
   *dst = (struct dst_path) { parent_fd (w, ent), top ? name : ent->fts_name,
                              name, fresh,
                              fresh && !(parent & DIR_INHERITS),
-                             fresh ? w->dir_dev[ent->fts_level - 1] : 0 };
+                             fresh ? w->dir_dev[ent->fts_level - 1] : 0,
+                             top };
   return name;
 }
 
@@ -409,7 +416,8 @@ inside_itself (char const *src_name, char const *dst_name)
 }
 
 bool
-copy_tree (struct tree_copy *t, char const *src_name, char const *dst_name)
+copy_tree (struct tree_copy *t, char const *src_name, char const *dst_name,
+           bool new_dst)
 {
   struct fcopy_options const *opts = t->opts;
   /* FTS_DEFER_STAT: fts then sorts a directory's entries by their
@@ -451,7 +459,7 @@ copy_tree (struct tree_copy *t, char const *src_name, char const *dst_name)
     }
   /* src_root_len: until the root is read.  */
   struct walk w = { t, src_name, dst_name, strlen (src_name), NULL, NULL,
-                    NULL, 0 };
+                    NULL, 0, new_dst };
   bool ok = true;
   FTSENT *ent;
   while ((ent = fts_read (fts)) != NULL)

@@ -32,9 +32,11 @@ void tree_init (struct tree_copy *t, struct fcopy_options const *opts,
 void tree_free (struct tree_copy *t);
 
 /* Copy SRC_NAME to DST_NAME without following links that OPTS says not
-   to follow, recursing into directories with -r.  Report failures; return
-   false if any.  */
+   to follow, recursing into directories with -r.  NEW_DST: DST_NAME's
+   directory was just made, so a directory there is not merged with but
+   made, as cp (--parents -r src/sub/..: "File exists").  Report
+   failures; return false if any.  */
 bool copy_tree (struct tree_copy *t, char const *src_name,
-                char const *dst_name);
+                char const *dst_name, bool new_dst);
 
 #endif

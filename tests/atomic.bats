@@ -56,6 +56,24 @@ no_temporaries ()
   no_temporaries .
 }
 
+@test "--atomic over a symbolic link: replaced, with a new file's owner and mode" {
+  need_root
+  # Another user plants a link to a setuid file of theirs at DEST.
+  printf 'target\n' >victim
+  chown nobody victim
+  chmod 4755 victim
+  ln -s victim link
+  chmod 644 src
+  run --separate-stderr fcopy --atomic src link
+  assert_status 0
+  assert_no_symlink link
+  assert_same src link
+  assert_equal "$(stat -c %a link)" 644 "mode of the copy"
+  assert_equal "$(stat -c %U link)" root "owner of the copy"
+  assert_equal "$(cat victim)" target "the link's target"
+  no_temporaries .
+}
+
 @test "--atomic -p takes the source's mode; --backup links the old file" {
   chmod 604 src
   fcopy --atomic -p src dst

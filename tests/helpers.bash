@@ -503,6 +503,15 @@ assert_no_file ()
   fi
 }
 
+# assert_no_symlink FILE: FILE is not a symbolic link.
+assert_no_symlink ()
+{
+  if [[ -L $1 ]]; then
+    echo "$1 is a symbolic link (to $(readlink -- "$1")), it should not be" >&2
+    return 1
+  fi
+}
+
 # ---------------------------------------------------------------------------
 # fcopy --dedupe (SPEC-dedupe.md)
 

@@ -207,26 +207,30 @@ update_both ()
   [[ $output == *"removed 'four/./"* ]]
 }
 
-@test "several operands into one directory: the second does not overwrite the first's files; whole messages" {
+@test "several operands into one directory: --update=none-fail keeps the first's files; whole messages" {
   make_jobs_tree a
   make_jobs_tree b
   mkdir x1 x2 one
-  mv a x1/t && mv b x2/t
-  run --separate-stderr fcopy -r --jobs=1 x1/t x2/t one
+  mv a x1/t
+  mv b x2/t
+  run --separate-stderr fcopy -r --update=none-fail --jobs=1 x1/t x2/t one
   local err1=$stderr status1=$status try torn
+  assert_status 1
   # Some 1200 messages from four threads at once, three times: each
   # whole, on a line of its own, in the order of one thread's.
   for try in 1 2 3; do
-    rm -rf four && mkdir four
-    run --separate-stderr fcopy -r --jobs=4 x1/t x2/t four
+    rm -rf four
+    mkdir four
+    run --separate-stderr fcopy -r --update=none-fail --jobs=4 x1/t x2/t four
     assert_status "$status1"
     assert_equal "${stderr//four/one}" "$err1" stderr
-    torn=$( (grep -v "^fcopy: will not overwrite just-created 'four/t/.*' with 'x2/t/.*'$" \
+    torn=$( (grep -v "^fcopy: not replacing 'four/t/.*'$" \
                <<<"$stderr"; grep "fcopy: .*fcopy: " <<<"$stderr") || true)
     [[ -z $torn ]] || { echo "messages not whole: $torn" >&2; false; }
   done
-  [[ $stderr == *"will not overwrite just-created 'four/t/big1' with 'x2/t/big1'"* ]]
+  [[ $stderr == *"not replacing 'four/t/big1'"* ]]
   CPDIFF_TIMES=0 same_copies one four
+  cmp x1/t/big1 four/t/big1
 }
 
 # ---------------------------------------------------------------------------

@@ -25,6 +25,10 @@ TESTS = \
   tests/cpdiff-options.bats \
   tests/dest-options.bats \
   tests/dest-race.bats \
+  tests/just-created.bats \
+  tests/same-file.bats \
+  tests/dest-links.bats \
+  tests/parents.bats \
   tests/atomic.bats \
   tests/crash.bats \
   tests/fault-matrix.bats \
