@@ -206,11 +206,18 @@ report_failure (struct copy_job const *job, enum copy_failure failure,
 }
 
 /* Range mode: work out JOB's range from OPTS.  The source may end
-   before the range does: then what exists is copied, and -v says so.  */
-static void
+   before the range does: then what exists is copied, and -v says so.
+   A source that cannot seek (a FIFO, a pipe, some devices) has no byte
+   S to start at: refuse it before DEST is touched.  */
+static bool
 plan_range (struct copy_job *job, struct fcopy_options const *opts,
             char const *src_name)
 {
+  if (opts->src_offset != 0 && lseek (job->src_fd, 0, SEEK_CUR) < 0)
+    {
+      error (0, errno, "cannot seek in %s", quoteaf (src_name));
+      return false;
+    }
   off_t size = job->src_st->st_size;
   /* Pipes and files in /proc have no size to trust: read what comes.  */
   bool sized = S_ISREG (job->src_st->st_mode) && 0 < size;
@@ -225,6 +232,7 @@ plan_range (struct copy_job *job, struct fcopy_options const *opts,
                 "%s ends at byte %jd: copying %jd of the %jd bytes asked\n",
                 quoteaf (src_name), (intmax_t) size, (intmax_t) job->len,
                 (intmax_t) opts->length);
+  return true;
 }
 
 /* --fsync: sync the file FD (NAME) to disk.  A failed fsync is not
@@ -416,9 +424,8 @@ copy_file (char const *src_name, struct dst_path const *dst,
   else
     {
       struct copy_job job = { .src_fd = src_fd, .src_st = &src_st };
-      if (opts->range)
-        plan_range (&job, opts, src_name);
-      ok = copy_to_dest (&job, src_name, dst, opts, mem);
+      ok = ((!opts->range || plan_range (&job, opts, src_name))
+            && copy_to_dest (&job, src_name, dst, opts, mem));
     }
 
   close (src_fd);

@@ -56,6 +56,12 @@ struct span
   off_t src, dst, len;
 };
 
+/* The compare buffers of all threads together: at most this many bytes
+   (8 sets of two chunks).  A thread that would need more waits for a set
+   another thread puts back: --jobs=1024 must not take 32 GiB.  */
+enum { COMPARE_MEMORY_MAX = 256 * 1024 * 1024,
+       BUF_SETS_MAX = COMPARE_MEMORY_MAX / (2 * COMPARE_CHUNK) };
+
 /* Without --jobs=N, pairs taken one at a time before the threads start:
    a single pair (the common SOURCE DEST case) needs none.  */
 enum { DEDUPE_JOBS_AFTER = 2 };
@@ -78,17 +84,33 @@ new_bufs (void)
   return NULL;
 }
 
-/* A set of compare buffers: a spare one, or a new one.  */
+/* A set of compare buffers: a spare one, a new one while there are
+   fewer than BUF_SETS_MAX (or while the memory for one is there), or the
+   next one put back.  */
 static struct compare_bufs *
 take_bufs (struct deduper *d)
 {
   pthread_mutex_lock (&d->lock);
-  struct compare_bufs *b = d->spare;
-  if (b)
-    d->spare = b->next;
+  struct compare_bufs *b;
+  while (!(b = d->spare))
+    {
+      if (d->n_bufs < BUF_SETS_MAX)
+        {
+          d->n_bufs++;
+          pthread_mutex_unlock (&d->lock);
+          if ((b = new_bufs ()))
+            return b;
+          pthread_mutex_lock (&d->lock);
+          /* Out of memory: wait for another thread's set, if any.  */
+          if (--d->n_bufs == 0)
+            xalloc_die ();
+          d->n_bufs = BUF_SETS_MAX;
+          continue;
+        }
+      pthread_cond_wait (&d->bufs_free, &d->lock);
+    }
+  d->spare = b->next;
   pthread_mutex_unlock (&d->lock);
-  if (!b && !(b = new_bufs ()))
-    xalloc_die ();
   return b;
 }
 
@@ -98,14 +120,16 @@ put_bufs (struct deduper *d, struct compare_bufs *b)
   pthread_mutex_lock (&d->lock);
   b->next = d->spare;
   d->spare = b;
+  pthread_cond_signal (&d->bufs_free);
   pthread_mutex_unlock (&d->lock);
 }
 
 bool
 deduper_init (struct deduper *d, struct fcopy_options const *opts)
 {
-  *d = (struct deduper) { .opts = opts };
+  *d = (struct deduper) { .opts = opts, .n_bufs = 1 };
   pthread_mutex_init (&d->lock, NULL);
+  pthread_cond_init (&d->bufs_free, NULL);
   if (1 < opts->jobs)
     d->pairs_before_jobs = opts->jobs_auto ? DEDUPE_JOBS_AFTER : 1;
   /* The first set now: if there is no room for it, say so at once.  */
@@ -132,6 +156,7 @@ deduper_free (struct deduper *d)
       alignfree (b->buf[1]);
       free (b);
     }
+  pthread_cond_destroy (&d->bufs_free);
   pthread_mutex_destroy (&d->lock);
 }
 
@@ -175,19 +200,61 @@ compare_chunk (struct pair const *p, struct span const *sp, off_t pos,
   return PAIR_DIFFER;
 }
 
-/* Open regular file NAME read-only, or return -1.  Open nothing else:
-   opening a FIFO or a device may do something.  */
+/* Open NAME read-only if it is a regular file, and set *ST.  Open
+   nothing else: opening a FIFO waits for or releases a writer, opening a
+   tape device rewinds it.  So the name is first opened O_PATH, which
+   reaches the inode without opening the file (Linux 2.6.39), and only a
+   regular file is opened for reading, through that descriptor's
+   /proc/self/fd link, or by name again and checked to be the same file.
+   Anything else is returned as its O_PATH descriptor, for the caller to
+   refuse by type.  Return -1 with errno set on failure.  */
+static int
+open_checked (char const *name, struct stat *st)
+{
+  int path_fd = open (name, O_PATH | O_CLOEXEC);
+  if (path_fd < 0)
+    return -1;
+  if (fstat (path_fd, st) != 0 || !S_ISREG (st->st_mode))
+    return path_fd;
+  char proc[sizeof "/proc/self/fd/" + INT_STRLEN_BOUND (int)];
+  sprintf (proc, "/proc/self/fd/%d", path_fd);
+  int fd = open (proc, O_RDONLY | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0 && errno == ENOENT)        /* no /proc */
+    fd = open (name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  struct stat fd_st;
+  int err = errno;
+  if (0 <= fd && (fstat (fd, &fd_st) != 0 || !SAME_INODE (*st, fd_st)))
+    {
+      close (fd);
+      fd = -1;
+      err = EAGAIN;             /* replaced between the two opens */
+    }
+  close (path_fd);
+  errno = err;
+  return fd;
+}
+
+/* Open regular file NAME read-only, or return -1.  */
 static int
 open_regular (char const *name, struct stat *st)
 {
-  if (stat (name, st) != 0 || !S_ISREG (st->st_mode))
-    return -1;
-  int fd = open (name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-  if (0 <= fd && (fstat (fd, st) != 0 || !S_ISREG (st->st_mode)))
+  int fd = open_checked (name, st);
+  if (0 <= fd && !S_ISREG (st->st_mode))
     {
       close (fd);
       fd = -1;
     }
+  return fd;
+}
+
+/* Open one file of a pair, as open_checked, or say why not.  */
+static int
+open_member (char const *name, struct stat *st)
+{
+  int fd = open_checked (name, st);
+  if (fd < 0)
+    error (0, errno, errno == ENOENT ? "cannot stat %s"
+           : "cannot open %s for reading", quoteaf (name));
   return fd;
 }
 
@@ -322,13 +389,19 @@ dedupe_request (struct pair const *p, off_t src_pos, off_t dst_pos,
 }
 
 /* Open P's destination again, for writing: before Linux 4.19, and for
-   files of other users, the kernel wants it so.  Make sure the name
-   still leads to the same file.  */
+   files of other users, the kernel wants it so.  Through the open
+   descriptor's /proc/self/fd link, so that it is that file; by name
+   where there is no /proc, and then make sure the name still leads to
+   the same file.  */
 static bool
 reopen_dest_rw (struct pair *p)
 {
   struct stat old_st, new_st;
-  int fd = open (p->dst_name, O_RDWR | O_CLOEXEC);
+  char proc[sizeof "/proc/self/fd/" + INT_STRLEN_BOUND (int)];
+  sprintf (proc, "/proc/self/fd/%d", p->dst_fd);
+  int fd = open (proc, O_RDWR | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0 && errno == ENOENT)
+    fd = open (p->dst_name, O_RDWR | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   if (fd < 0)
     return false;
   if (fstat (p->dst_fd, &old_st) != 0 || fstat (fd, &new_st) != 0
@@ -532,11 +605,11 @@ dedupe_pair_now (struct deduper *d, char const *src_name,
 
   /* Read-only opens: the kernel lets a file's owner (and root) dedupe
      into a file opened for reading since Linux 4.19.  */
-  p.src_fd = open_source (src_name, &src_st, NULL);
+  p.src_fd = open_member (src_name, &src_st);
   /* A directory SOURCE is omitted before its DEST is looked for, as cp
      omits it.  */
   if (0 <= p.src_fd && !(S_ISDIR (src_st.st_mode) && !d->opts->recursive))
-    p.dst_fd = open_source (dst_name, &dst_st, NULL);
+    p.dst_fd = open_member (dst_name, &dst_st);
   else if (0 <= p.src_fd)
     report_omitted_dir (src_name);
   if (0 <= p.dst_fd)

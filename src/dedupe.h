@@ -50,6 +50,8 @@ struct deduper
   struct dedupe_stats stats;            /* under LOCK while threads run */
   pthread_mutex_t lock;
   struct compare_bufs *spare;           /* under LOCK */
+  size_t n_bufs;                        /* sets made, under LOCK */
+  pthread_cond_t bufs_free;             /* a set was put back */
   char const *next_src, *next_dst;      /* without threads */
   struct job_pool *pool;
   size_t pairs_before_jobs;  /* without --jobs=N: pairs to take one at a

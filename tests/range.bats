@@ -186,3 +186,26 @@ make_pair ()
   assert_stderr "fcopy: invalid --dst-offset '1x'" "Try 'fcopy --help' for more information."
   [[ ! -e out3 ]]
 }
+
+@test "a FIFO with --src-offset: cannot seek, exit 1, no DEST made" {
+  mkfifo p
+  # Nothing would write: fcopy must refuse without reading (or waiting).
+  run --separate-stderr timeout 20 bash -c 'exec -a fcopy "$0" "$@"' \
+    "$FCOPY" --src-offset=1 p out
+  assert_status 1
+  assert_stderr "fcopy: cannot seek in 'p': Illegal seek"
+  assert_no_file out
+}
+
+@test "a FIFO or a /proc file in range mode: read to its end, up to --length" {
+  mkfifo p
+  (timeout 20 sh -c "printf 'hello world' >p") &
+  run --separate-stderr timeout 20 bash -c 'exec -a fcopy "$0" "$@"' \
+    "$FCOPY" --length=5 p out
+  wait
+  assert_status 0
+  assert_equal "$(cat out)" hello "out"
+  run --separate-stderr fcopy --length=4 /proc/self/status out2
+  assert_status 0
+  assert_equal "$(cat out2)" Name "out2"
+}

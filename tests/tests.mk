@@ -21,6 +21,8 @@ TESTS = \
   tests/dedupe-recursive.bats \
   tests/dedupe-big.bats \
   tests/dedupe-jobs.bats \
+  tests/dedupe-special.bats \
+  tests/dedupe-memory.bats \
   tests/cpdiff-tree.bats \
   tests/cpdiff-options.bats \
   tests/dest-options.bats \
