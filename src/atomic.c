@@ -90,7 +90,11 @@ temp_create (struct temp_file *t, struct dst_path const *dst, mode_t mode)
     }
   t->fd = openat (t->dir_fd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
   /* EOPNOTSUPP, EISDIR (kernels that do not know O_TMPFILE)...: a
-     temporary with a name, then.  */
+     temporary with a name, then, which others could open while it is
+     written: its owner's bits only; the mode asked for comes last
+     (metadata.c's set_mode, since T->mode says what it got).  */
+  if (t->fd < 0)
+    t->mode = mode & S_IRWXU;
   if (t->fd < 0 && !give_name (t, try_create))
     {
       error (0, errno, "cannot create a temporary file for %s",

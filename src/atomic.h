@@ -16,7 +16,9 @@ struct temp_file
   bool own_dir_fd;         /* opened here, to be closed */
   char const *base;        /* the destination's name in DIR_FD */
   int fd;                  /* the temporary, open for writing */
-  mode_t mode;             /* it is made with (less the umask) */
+  mode_t mode;             /* it was made with (less the umask): the
+                              mode asked for, or only its owner's bits
+                              for a temporary with a name */
   bool named;              /* NAME is its name in DIR_FD (else it is an
                               O_TMPFILE, with no name) */
   int place;               /* signals.c's, while NAMED */
@@ -24,7 +26,9 @@ struct temp_file
 };
 
 /* Make a temporary with MODE for DST in DST's directory; return its
-   descriptor, or report the failure and return -1.  */
+   descriptor, or report the failure and return -1.  T->mode says which
+   mode it got: one with a name from the start gets only MODE's owner
+   bits, so that no one else reads the data meanwhile.  */
 int temp_create (struct temp_file *t, struct dst_path const *dst,
                  mode_t mode);
 

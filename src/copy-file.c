@@ -264,12 +264,14 @@ source_changed (struct copy_job const *job, struct timespec ctime,
   return true;
 }
 
-/* Copy JOB's data into DST_FD, open on DST (CREATED if it is new), and
-   give it its metadata; *FAILURE tells which step failed.  */
+/* Copy JOB's data into DST_FD, open on DST (CREATED if it is new, with
+   CREATED_MODE), and give it its metadata; *FAILURE tells which step
+   failed.  */
 static bool
 copy_into (struct copy_job *job, char const *src_name,
            struct dst_path const *dst, int dst_fd, bool created,
-           struct fcopy_options const *opts, enum copy_failure *failure)
+           mode_t created_mode, struct fcopy_options const *opts,
+           enum copy_failure *failure)
 {
   job->dst_fd = dst_fd;
   job->dst_empty = created || (opts->reflink != REFLINK_ALWAYS && !job->range);
@@ -290,8 +292,7 @@ copy_into (struct copy_job *job, char const *src_name,
   else
     {
       struct meta_job meta = { job->src_fd, dst_fd, src_name, *dst,
-                               job->src_st, created,
-                               creation_mode (job->src_st, opts) };
+                               job->src_st, created, created_mode };
       ok = copy_metadata (&meta, opts);
       /* Not in range mode, where SOURCE may be DEST itself.  */
       ok &= (opts->attributes_only || job->range
@@ -316,7 +317,8 @@ copy_in_place (struct copy_job *job, char const *src_name,
   if (0 <= dst_fd)
     {
       enum copy_failure failure;
-      ok = copy_into (job, src_name, &d.path, dst_fd, created, opts,
+      ok = copy_into (job, src_name, &d.path, dst_fd, created,
+                      creation_mode (job->src_st, opts), opts,
                       &failure);
       ok &= !opts->fsync || sync_file (dst_fd, d.path.name);
       if (close (dst_fd) != 0 && ok)
@@ -374,7 +376,8 @@ copy_atomically (struct copy_job *job, char const *src_name,
       int fd = temp_create (&t, &d.path, creation_mode (job->src_st, opts));
       enum copy_failure failure;
       ok = (0 <= fd
-            && copy_into (job, src_name, &d.path, fd, true, opts, &failure)
+            && copy_into (job, src_name, &d.path, fd, true, t.mode, opts,
+                          &failure)
             && (v == DEST_ABSENT || S_ISLNK (d.st.st_mode)
                 || keep_dest_attributes (&d, fd, opts)));
       if (ok)

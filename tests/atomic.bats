@@ -141,6 +141,27 @@ no_temporaries ()
   no_temporaries .
 }
 
+@test "--atomic without O_TMPFILE: others cannot read the temporary meanwhile" {
+  chmod 644 src
+  rm dst
+  (
+    export LD_PRELOAD=$FAULT_SHIM FCOPY_SHIM_STALLED=$PWD/stalled
+    export FCOPY_FAULT='tmpfile:*:EOPNOTSUPP,copy_file_range:1:stall=3,splice:*:EINVAL'
+    exec -a fcopy "$FCOPY" --atomic src dst
+  ) &
+  local pid=$! i temps
+  for (( i = 0; i < 500; i++ )); do [[ ! -e stalled ]] || break; sleep 0.01; done
+  [[ -e stalled ]]
+  temps=(.fcopy-*)
+  assert_equal "${#temps[@]}" 1 "named temporaries"
+  assert_equal "$(stat -c %a "${temps[0]}")" 600 "the temporary's mode while written"
+  wait "$pid"
+  assert_same src dst
+  assert_equal "$(stat -c %a dst)" "$(printf %o $((8#644 & ~8#$(umask))))" \
+    "the copy's mode"
+  no_temporaries .
+}
+
 @test "--atomic: the rename fails: DEST as it was, no temporary" {
   run --separate-stderr fcopy_fault 'renameat:1:EIO' --atomic src dst
   assert_status 1
