@@ -5,13 +5,20 @@
    what must wait for the owner), and, after the copy, with what the
    options preserve.  Until then their owner may write and search them,
    so a read-only a/b can still be filled.  As cp does, nothing is done
-   to leading directories when the immediate parent already exists.  */
+   to leading directories when the immediate parent already exists.
+
+   Each directory is held by a descriptor opened with O_NOFOLLOW when it
+   is made or found, and given its attributes through it: a component
+   swapped for a symbolic link while the copy runs cannot lead the chmod
+   or chown to a directory elsewhere (cp 9.1 sets them by name).  */
 
 #include <config.h>
 #include "parents.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -25,6 +32,7 @@
 struct parent_dir
 {
   struct stat src_st;         /* the source directory's status */
+  int fd;                     /* the copy, opened O_NOFOLLOW */
   size_t end;                 /* its name ends here in dst_name */
   bool made;                  /* fcopy made it */
   mode_t made_mode;           /* with this mode */
@@ -36,7 +44,7 @@ static bool
 add_dir (struct parents *p, size_t end, bool made)
 {
   char *src = p->dst_name + p->src_offset;
-  struct parent_dir d = { .end = end, .made = made };
+  struct parent_dir d = { .fd = -1, .end = end, .made = made };
   int err = (stat (src, &d.src_st) != 0 ? errno
              : S_ISDIR (d.src_st.st_mode) ? 0 : ENOTDIR);
   if (err)
@@ -47,6 +55,31 @@ add_dir (struct parents *p, size_t end, bool made)
   p->dir = xreallocarray (p->dir, p->n_dirs + 1, sizeof *p->dir);
   p->dir[p->n_dirs++] = d;
   return true;
+}
+
+/* Open D, P->dst_name (cut at a slash), to hold it: one just made
+   without following a link there, one that was there as stat found it
+   (a link to a directory of the user's is used, as by cp).  */
+static bool
+hold_dir (struct parents const *p, struct parent_dir *d)
+{
+  d->fd = open (p->dst_name, (O_RDONLY | O_DIRECTORY | O_CLOEXEC
+                              | (d->made ? O_NOFOLLOW : 0)));
+  if (0 <= d->fd)
+    return true;
+  error (0, errno, "cannot open directory %s", quoteaf (p->dst_name));
+  return false;
+}
+
+/* Close P's directories and free P.  */
+static void
+parents_free (struct parents *p)
+{
+  for (size_t i = 0; i < p->n_dirs; i++)
+    if (0 <= p->dir[i].fd)
+      close (p->dir[i].fd);
+  free (p->dir);
+  free (p->dst_name);
 }
 
 /* Make the directory P->dst_name (cut at a slash), a copy of the source
@@ -64,10 +97,12 @@ make_dir (struct parents *p, struct fcopy_options const *opts)
       error (0, errno, "cannot make directory %s", quoteaf (p->dst_name));
       return false;
     }
-  if (stat (p->dst_name, &st) == 0)
+  if (!hold_dir (p, d))
+    return false;
+  if (fstat (d->fd, &st) == 0)
     d->made_mode = st.st_mode & 07777;
   if ((d->made_mode & S_IRWXU) != S_IRWXU
-      && chmod (p->dst_name, d->made_mode | S_IRWXU) != 0)
+      && fchmod (d->fd, d->made_mode | S_IRWXU) != 0)
     {
       error (0, errno, "setting permissions for %s", quoteaf (p->dst_name));
       return false;
@@ -103,6 +138,8 @@ make_each (struct parents *p, struct fcopy_options const *opts)
                    quoteaf (p->dst_name));
           return false;
         }
+      if (!missing && preserving && !hold_dir (p, &p->dir[p->n_dirs - 1]))
+        return false;
       *slash++ = '/';
       while (*slash == '/')
         slash++;
@@ -127,10 +164,7 @@ make_parents (struct parents *p, char const *dst_name, size_t src_offset,
     }
   free (parent);
   if (!ok)
-    {
-      free (p->dir);
-      free (p->dst_name);
-    }
+    parents_free (p);
   return ok;
 }
 
@@ -142,19 +176,19 @@ finish_parents (struct parents *p, struct fcopy_options const *opts)
   o.preserve_xattr = false;
   bool ok = true;
   /* The deepest first: a parent's times are set after its children's
-     changes, and its mode after it need no longer be searched.  */
-  for (size_t i = p->n_dirs; 0 < i--; )
+     changes, and its mode after it need no longer be searched.  The
+     first failure ends it, as in cp (cp.c, re_protect).  */
+  for (size_t i = p->n_dirs; ok && 0 < i--; )
     {
       struct parent_dir const *d = &p->dir[i];
       char saved = p->dst_name[d->end];
       p->dst_name[d->end] = '\0';
-      struct meta_job m = { -1, -1, p->dst_name + p->src_offset,
+      struct meta_job m = { -1, d->fd, p->dst_name + p->src_offset,
                             DST_PATH_CWD (p->dst_name), &d->src_st,
                             d->made, d->made_mode };
-      ok &= copy_metadata (&m, &o);
+      ok = copy_metadata (&m, &o);
       p->dst_name[d->end] = saved;
     }
-  free (p->dir);
-  free (p->dst_name);
+  parents_free (p);
   return ok;
 }
