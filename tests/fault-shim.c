@@ -14,6 +14,11 @@
               | close | fstat | lseek | pwrite | pread | fchmod | fchown
               | futimens | fsetxattr | linkat | renameat
               | tmpfile (an open with O_TMPFILE; also counted as open)
+              | fallocate | mkdirat | unlinkat | symlinkat | readlinkat
+              | utimensat | fchownat | fchmodat | mknodat | setxattr
+              (each *at name counts its plain form too: mkdir, unlink,
+              symlink, readlink, chown and lchown, chmod; setxattr
+              counts lsetxattr)
      WHEN   = N (only the Nth call, 1-based) | N+ (the Nth and later) | *
      ACTION = an errno name (EIO, ENOSPC, ...) or a number: the call is not
               made and returns -1 with that errno
@@ -78,7 +83,9 @@ enum counter
   C_FICLONE, C_FICLONERANGE, C_FIDEDUPERANGE, C_IOCTL, C_COPY_FILE_RANGE,
   C_SPLICE, C_READ, C_WRITE, C_OPEN, C_FTRUNCATE, C_FSYNC, C_FDATASYNC,
   C_CLOSE, C_FSTAT, C_LSEEK, C_PWRITE, C_PREAD, C_FCHMOD, C_FCHOWN,
-  C_FUTIMENS, C_FSETXATTR, C_LINKAT, C_RENAMEAT, C_TMPFILE, C_COUNT
+  C_FUTIMENS, C_FSETXATTR, C_LINKAT, C_RENAMEAT, C_TMPFILE,
+  C_FALLOCATE, C_MKDIRAT, C_UNLINKAT, C_SYMLINKAT, C_READLINKAT,
+  C_UTIMENSAT, C_FCHOWNAT, C_FCHMODAT, C_MKNODAT, C_SETXATTR, C_COUNT
 };
 
 static char const *const counter_name[C_COUNT] =
@@ -86,7 +93,9 @@ static char const *const counter_name[C_COUNT] =
   "ficlone", "ficlonerange", "fideduperange", "ioctl", "copy_file_range",
   "splice", "read", "write", "open", "ftruncate", "fsync", "fdatasync",
   "close", "fstat", "lseek", "pwrite", "pread", "fchmod", "fchown",
-  "futimens", "fsetxattr", "linkat", "renameat", "tmpfile"
+  "futimens", "fsetxattr", "linkat", "renameat", "tmpfile",
+  "fallocate", "mkdirat", "unlinkat", "symlinkat", "readlinkat",
+  "utimensat", "fchownat", "fchmodat", "mknodat", "setxattr"
 };
 
 /* Which counters take a byte count that "short" can clamp.  */
@@ -753,4 +762,124 @@ int
 rename (char const *old_path, char const *new_path)
 {
   PLAIN_CALL (C_RENAMEAT, rename, old_path, new_path);
+}
+
+/* The calls on names and the rest that the copy of a tree makes: each
+   counted under the name of its *at form, with its plain form.  */
+
+int
+fallocate (int fd, int mode, off_t offset, off_t len)
+{
+  PLAIN_CALL (C_FALLOCATE, fallocate, fd, mode, offset, len);
+}
+
+int
+fallocate64 (int fd, int mode, off64_t offset, off64_t len)
+{
+  PLAIN_CALL (C_FALLOCATE, fallocate64, fd, mode, offset, len);
+}
+
+int
+mkdirat (int dir_fd, char const *path, mode_t mode)
+{
+  PLAIN_CALL (C_MKDIRAT, mkdirat, dir_fd, path, mode);
+}
+
+int
+mkdir (char const *path, mode_t mode)
+{
+  PLAIN_CALL (C_MKDIRAT, mkdir, path, mode);
+}
+
+int
+unlinkat (int dir_fd, char const *path, int flags)
+{
+  PLAIN_CALL (C_UNLINKAT, unlinkat, dir_fd, path, flags);
+}
+
+int
+unlink (char const *path)
+{
+  PLAIN_CALL (C_UNLINKAT, unlink, path);
+}
+
+int
+symlinkat (char const *target, int dir_fd, char const *path)
+{
+  PLAIN_CALL (C_SYMLINKAT, symlinkat, target, dir_fd, path);
+}
+
+int
+symlink (char const *target, char const *path)
+{
+  PLAIN_CALL (C_SYMLINKAT, symlink, target, path);
+}
+
+ssize_t
+readlinkat (int dir_fd, char const *path, char *buf, size_t size)
+{
+  PLAIN_CALL (C_READLINKAT, readlinkat, dir_fd, path, buf, size);
+}
+
+ssize_t
+readlink (char const *path, char *buf, size_t size)
+{
+  PLAIN_CALL (C_READLINKAT, readlink, path, buf, size);
+}
+
+int
+utimensat (int dir_fd, char const *path, struct timespec const times[2],
+           int flags)
+{
+  PLAIN_CALL (C_UTIMENSAT, utimensat, dir_fd, path, times, flags);
+}
+
+int
+fchownat (int dir_fd, char const *path, uid_t owner, gid_t group, int flags)
+{
+  PLAIN_CALL (C_FCHOWNAT, fchownat, dir_fd, path, owner, group, flags);
+}
+
+int
+lchown (char const *path, uid_t owner, gid_t group)
+{
+  PLAIN_CALL (C_FCHOWNAT, lchown, path, owner, group);
+}
+
+int
+chown (char const *path, uid_t owner, gid_t group)
+{
+  PLAIN_CALL (C_FCHOWNAT, chown, path, owner, group);
+}
+
+int
+fchmodat (int dir_fd, char const *path, mode_t mode, int flags)
+{
+  PLAIN_CALL (C_FCHMODAT, fchmodat, dir_fd, path, mode, flags);
+}
+
+int
+chmod (char const *path, mode_t mode)
+{
+  PLAIN_CALL (C_FCHMODAT, chmod, path, mode);
+}
+
+int
+mknodat (int dir_fd, char const *path, mode_t mode, dev_t dev)
+{
+  PLAIN_CALL (C_MKNODAT, mknodat, dir_fd, path, mode, dev);
+}
+
+int
+setxattr (char const *path, char const *name, void const *value,
+          size_t size, int flags)
+{
+  PLAIN_CALL (C_SETXATTR, setxattr, path, name, value, size, flags);
+}
+
+int
+lsetxattr (char const *path, char const *name, void const *value,
+           size_t size, int flags)
+{
+  PLAIN_CALL (C_SETXATTR, lsetxattr, path, name, value, size, flags);
 }

@@ -34,6 +34,7 @@ TESTS = \
   tests/atomic.bats \
   tests/crash.bats \
   tests/fault-matrix.bats \
+  tests/fault-calls.bats \
   tests/hostile.bats \
   tests/fuzz.bats \
   tests/jobs.bats \
