@@ -184,3 +184,23 @@ fired ()
   assert_status 0
   assert_same f g
 }
+
+@test "thread creation fails (--jobs=4): a warning, the walk copies all" {
+  local i
+  for i in $(seq 20); do echo "$i" >"d/f$i"; done
+  fault pthread_create:2+:EAGAIN -r --jobs=4 d out
+  fired pthread_create
+  assert_status 0
+  assert_stderr "fcopy: warning: --jobs=4: only 2 threads started: Resource temporarily unavailable"
+  for i in $(seq 20); do
+    assert_same "d/f$i" "out/f$i"
+  done
+}
+
+@test "no thread at all can be made (--jobs=4): a warning, the walk copies all" {
+  fault pthread_create:1+:EAGAIN -r --jobs=4 d out
+  fired pthread_create
+  assert_status 0
+  assert_stderr "fcopy: warning: --jobs=4: only 1 threads started: Resource temporarily unavailable"
+  assert_same d/f out/f
+}

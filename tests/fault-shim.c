@@ -19,6 +19,8 @@
               (each *at name counts its plain form too: mkdir, unlink,
               symlink, readlink, chown and lchown, chmod; setxattr
               counts lsetxattr)
+              | pthread_create (an errno ACTION is returned, as
+              pthread_create returns its error, not -1)
      WHEN   = N (only the Nth call, 1-based) | N+ (the Nth and later) | *
      ACTION = an errno name (EIO, ENOSPC, ...) or a number: the call is not
               made and returns -1 with that errno
@@ -55,6 +57,7 @@
 #define _GNU_SOURCE 1
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -85,7 +88,8 @@ enum counter
   C_CLOSE, C_FSTAT, C_LSEEK, C_PWRITE, C_PREAD, C_FCHMOD, C_FCHOWN,
   C_FUTIMENS, C_FSETXATTR, C_LINKAT, C_RENAMEAT, C_TMPFILE,
   C_FALLOCATE, C_MKDIRAT, C_UNLINKAT, C_SYMLINKAT, C_READLINKAT,
-  C_UTIMENSAT, C_FCHOWNAT, C_FCHMODAT, C_MKNODAT, C_SETXATTR, C_COUNT
+  C_UTIMENSAT, C_FCHOWNAT, C_FCHMODAT, C_MKNODAT, C_SETXATTR,
+  C_PTHREAD_CREATE, C_COUNT
 };
 
 static char const *const counter_name[C_COUNT] =
@@ -95,7 +99,8 @@ static char const *const counter_name[C_COUNT] =
   "close", "fstat", "lseek", "pwrite", "pread", "fchmod", "fchown",
   "futimens", "fsetxattr", "linkat", "renameat", "tmpfile",
   "fallocate", "mkdirat", "unlinkat", "symlinkat", "readlinkat",
-  "utimensat", "fchownat", "fchmodat", "mknodat", "setxattr"
+  "utimensat", "fchownat", "fchmodat", "mknodat", "setxattr",
+  "pthread_create"
 };
 
 /* Which counters take a byte count that "short" can clamp.  */
@@ -882,4 +887,14 @@ lsetxattr (char const *path, char const *name, void const *value,
            size_t size, int flags)
 {
   PLAIN_CALL (C_SETXATTR, lsetxattr, path, name, value, size, flags);
+}
+
+int
+pthread_create (pthread_t *thread, pthread_attr_t const *attr,
+                void *(*start) (void *), void *arg)
+{
+  long fake;
+  if (fake_result (check (C_PTHREAD_CREATE), &fake))
+    return fake < 0 ? errno : EAGAIN;
+  return REAL (pthread_create) (thread, attr, start, arg);
 }
