@@ -204,3 +204,19 @@ fired ()
   assert_stderr "fcopy: warning: --jobs=4: only 1 threads started: Resource temporarily unavailable"
   assert_same d/f out/f
 }
+
+@test "splice: DEST refuses the first splice: the pipe's bytes go by write, copy whole" {
+  # Call 1 fills the pipe from the source, call 2 would empty it into
+  # DEST: what is in the pipe must not be lost on the way to read/write.
+  fault splice:2:EINVAL --reflink=never big out
+  fired splice
+  assert_status 0
+  assert_same big out
+}
+
+@test "splice: DEST refuses after bytes moved: reported, no silent fallback" {
+  fault splice:4:EINVAL --reflink=never big out
+  fired splice
+  assert_status 1
+  assert_stderr "fcopy: error writing 'out': Invalid argument"
+}
