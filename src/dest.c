@@ -21,6 +21,7 @@
 #include "dirname.h"
 #include "error.h"
 #include "filemode.h"
+#include "i18n.h"
 #include "out-order.h"
 #include "progname.h"
 #include "quote-name.h"
@@ -42,7 +43,7 @@ void
 report_dest (char const *src_name, struct dest const *d)
 {
   out_printf (stdout, "%s -> %s%s%s%s\n", quoteaf_n (0, src_name),
-              quoteaf_n (1, d->path.name), d->backup ? " (backup: " : "",
+              quoteaf_n (1, d->path.name), d->backup ? _(" (backup: ") : "",
               d->backup ? quoteaf_n (2, d->backup) : "",
               d->backup ? ")" : "");
 }
@@ -56,16 +57,17 @@ overwrite_ok (struct dest const *d, struct fcopy_options const *opts)
                    || faccessat (d->path.dirfd, d->path.rel, W_OK,
                                  AT_EACCESS) == 0);
   if (writable)
-    fprintf (stderr, "%s: overwrite %s? ", program_name,
+    fprintf (stderr, _("%s: overwrite %s? "), program_name,
              quoteaf (d->path.name));
   else
     {
       char perms[12];           /* "-rwxrwxrwx " */
       strmode (d->st.st_mode, perms);
       perms[10] = '\0';
-      fprintf (stderr, (opts->remove_destination || opts->force
-                        ? "%s: replace %s, overriding mode %04lo (%s)? "
-                        : "%s: unwritable %s (mode %04lo, %s); try anyway? "),
+      fprintf (stderr,
+               (opts->remove_destination || opts->force
+                ? _("%s: replace %s, overriding mode %04lo (%s)? ")
+                : _("%s: unwritable %s (mode %04lo, %s); try anyway? ")),
                program_name, quoteaf (d->path.name),
                (unsigned long) (d->st.st_mode & 07777), &perms[1]);
     }
@@ -99,7 +101,7 @@ back_up (struct dest *d, char const *src_name, struct stat const *src_st,
 {
   if (source_is_backup (src_name, src_st, d))
     {
-      error (0, 0, "backing up %s might destroy source;  %s not copied",
+      error (0, 0, _("backing up %s might destroy source;  %s not copied"),
              quoteaf_n (0, d->path.name), quoteaf_n (1, src_name));
       return DEST_FAILED;
     }
@@ -122,7 +124,7 @@ back_up (struct dest *d, char const *src_name, struct stat const *src_st,
     close (dir_fd);
   if (!backup && saved_errno != ENOENT)
     {
-      error (0, saved_errno, "cannot backup %s", quoteaf (d->path.name));
+      error (0, saved_errno, _("cannot backup %s"), quoteaf (d->path.name));
       return DEST_FAILED;
     }
   char const *base = last_component (d->path.name);
@@ -143,7 +145,7 @@ name_backup (struct dest *d, char const *src_name, struct stat const *src_st,
     return DEST_EXISTS;
   if (source_is_backup (src_name, src_st, d))
     {
-      error (0, 0, "backing up %s might destroy source;  %s not copied",
+      error (0, 0, _("backing up %s might destroy source;  %s not copied"),
              quoteaf_n (0, d->path.name), quoteaf_n (1, src_name));
       return DEST_FAILED;
     }
@@ -162,11 +164,11 @@ remove_dest (struct dest const *d, struct fcopy_options const *opts)
 {
   if (unlinkat (d->path.dirfd, d->path.rel, 0) != 0 && errno != ENOENT)
     {
-      error (0, errno, "cannot remove %s", quoteaf (d->path.name));
+      error (0, errno, _("cannot remove %s"), quoteaf (d->path.name));
       return DEST_FAILED;
     }
   if (opts->verbose)
-    out_printf (stdout, "removed %s\n", quoteaf (d->path.name));
+    out_printf (stdout, _("removed %s\n"), quoteaf (d->path.name));
   return DEST_ABSENT;
 }
 
@@ -216,12 +218,12 @@ kept_by_update (struct dest const *d, struct stat const *src_st,
   if (unlinkat (d->path.dirfd, d->path.rel, 0) != 0
       || linkat (AT_FDCWD, earlier, d->path.dirfd, d->path.rel, 0) != 0)
     {
-      error (0, errno, "cannot create hard link %s to %s",
+      error (0, errno, _("cannot create hard link %s to %s"),
              quoteaf_n (0, d->path.name), quoteaf_n (1, earlier));
       return DEST_FAILED;
     }
   if (opts->verbose)
-    out_printf (stdout, "removed %s\n", quoteaf (d->path.name));
+    out_printf (stdout, _("removed %s\n"), quoteaf (d->path.name));
   return DEST_KEEP;
 }
 
@@ -259,7 +261,7 @@ keep_or_refuse (struct dest *d, char const *src_name,
     return DEST_KEEP;
   if (!src_dir && opts->update == UPDATE_NONE_FAIL)
     {
-      error (0, 0, "not replacing %s", quoteaf (d->path.name));
+      error (0, 0, _("not replacing %s"), quoteaf (d->path.name));
       return DEST_FAILED;
     }
   if (SAME_INODE (*src_st, d->st) && !(flags & DEST_SAME_OK))
@@ -270,7 +272,7 @@ keep_or_refuse (struct dest *d, char const *src_name,
         return DEST_KEEP;
       if (backs_itself_up (d, src_name, src_st, mem, opts))
         return copy_to_backup (d, opts);
-      error (0, 0, "%s and %s are the same file",
+      error (0, 0, _("%s and %s are the same file"),
              quoteaf_n (0, src_name), quoteaf_n (1, d->path.name));
       return DEST_FAILED;
     }
@@ -298,7 +300,7 @@ prepare_dest (struct dest *d, char const *src_name,
     {
       if (errno == ENOENT)
         return DEST_ABSENT;
-      error (0, errno, "cannot stat %s", quoteaf (d->path.name));
+      error (0, errno, _("cannot stat %s"), quoteaf (d->path.name));
       return DEST_FAILED;
     }
 
@@ -309,7 +311,7 @@ prepare_dest (struct dest *d, char const *src_name,
     return v;
   if (S_ISDIR (d->st.st_mode))
     {
-      error (0, 0, "cannot overwrite directory %s with non-directory",
+      error (0, 0, _("cannot overwrite directory %s with non-directory"),
              quoteaf (d->path.name));
       return DEST_FAILED;
     }
@@ -317,7 +319,7 @@ prepare_dest (struct dest *d, char const *src_name,
      the first.  */
   if (mem && mem->made && inode_set_find (mem->made, &d->st))
     {
-      error (0, 0, "will not overwrite just-created %s with %s",
+      error (0, 0, _("will not overwrite just-created %s with %s"),
              quoteaf_n (0, d->path.name), quoteaf_n (1, src_name));
       return DEST_FAILED;
     }

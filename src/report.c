@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "i18n.h"
 #include "out-order.h"
 #include "quote-name.h"
 
@@ -44,7 +45,7 @@ error (int status, int errnum, char const *format, ...)
 void
 report_omitted_dir (char const *name)
 {
-  error (0, 0, "-r not specified; omitting directory %s", quoteaf (name));
+  error (0, 0, _("-r not specified; omitting directory %s"), quoteaf (name));
 }
 
 void
