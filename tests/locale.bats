@@ -61,3 +61,61 @@ fcopy_in ()
   assert_status 1
   assert_stderr "$expected"
 }
+
+# ---------------------------------------------------------------------------
+# 2. -i reads the answer with the locale's yes/no (gnulib yesno, rpmatch)
+
+@test "C.UTF-8: -i answered y overwrites" {
+  printf 'new\n' >src
+  printf 'old\n' >dst
+  run --separate-stderr fcopy_in $UTF8 -i src dst <<<y
+  assert_status 0
+  assert_equal "$(cat dst)" new "dst"
+}
+
+@test "C.UTF-8: -i answered n keeps the destination" {
+  printf 'new\n' >src
+  printf 'old\n' >dst
+  run --separate-stderr fcopy_in $UTF8 -i src dst <<<n
+  assert_status 0
+  assert_equal "$(cat dst)" old "dst"
+}
+
+# A locale whose yes is not only y: French says o(ui).  Built with
+# localedef into this file's directory (LOCPATH), so that nothing on the
+# system changes.
+make_fr_locale ()
+{
+  local dir=$BATS_FILE_TMPDIR/locales
+  [[ -d $dir/fr_FR.UTF-8 ]] && return 0
+  mkdir -p "$dir"
+  localedef -i fr_FR -f UTF-8 "$dir/fr_FR.UTF-8" >/dev/null 2>&1 ||
+    [[ -f $dir/fr_FR.UTF-8/LC_MESSAGES/SYS_LC_MESSAGES ]] ||
+    skip_or_fail "localedef cannot build fr_FR.UTF-8 (needs glibc's locale sources)"
+}
+
+# fcopy_fr ARG...: fcopy in that French locale.
+fcopy_fr ()
+{
+  (export LOCPATH=$BATS_FILE_TMPDIR/locales; fcopy_in fr_FR.UTF-8 "$@")
+}
+
+@test "fr_FR.UTF-8: -i answered o (oui) overwrites" {
+  need_cmd localedef
+  make_fr_locale
+  printf 'new\n' >src
+  printf 'old\n' >dst
+  run --separate-stderr fcopy_fr -i src dst <<<o
+  assert_status 0
+  assert_equal "$(cat dst)" new "dst"
+}
+
+@test "fr_FR.UTF-8: -i answered n (non) keeps the destination" {
+  need_cmd localedef
+  make_fr_locale
+  printf 'new\n' >src
+  printf 'old\n' >dst
+  run --separate-stderr fcopy_fr -i src dst <<<n
+  assert_status 0
+  assert_equal "$(cat dst)" old "dst"
+}
