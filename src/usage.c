@@ -10,6 +10,7 @@
 #include "exitfail.h"
 #include "i18n.h"
 #include "progname.h"
+#include "version-etc.h"
 
 _Noreturn void
 usage (int status)
@@ -142,6 +143,9 @@ Exit status is 0 if every file was copied, 1 if not.  With --dedupe, as\n\
 cmp: 0 if every pair is shared, 1 if some pair differed or was skipped,\n\
 2 on trouble.\n\
 See fcopy(1) for details.\n"), stdout);
+  /* GNU's footer, as cp's: where to report bugs and the home page, from
+     AC_INIT's bug-report address and URL (config.h).  */
+  emit_bug_reporting_address ();
   exit (status);
 }
 

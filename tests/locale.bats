@@ -119,3 +119,33 @@ fcopy_fr ()
   assert_status 0
   assert_equal "$(cat dst)" old "dst"
 }
+
+# ---------------------------------------------------------------------------
+# 3. --help ends with GNU's bug-report and home-page lines
+
+# config_string NAME: the string config.h defines NAME to, or nothing.
+config_string ()
+{
+  sed -n "s/^#define $1 \"\\(.*\\)\"\$/\\1/p" "$abs_top_builddir/config.h"
+}
+
+@test "--help ends with the bug-report address and the home page" {
+  [[ -r ${abs_top_builddir:-}/config.h ]] || skip_or_fail "no config.h (run from make check)"
+  run --separate-stderr fcopy --help
+  assert_status 0
+  local tail4
+  tail4=$(tail -n 4 <<<"$output")
+  assert_equal "$tail4" "
+Report bugs to: $(config_string PACKAGE_BUGREPORT)
+fcopy home page: <$(config_string PACKAGE_URL)>
+General help using GNU software: <https://www.gnu.org/gethelp/>" "--help's last lines"
+}
+
+@test "--help: the option list and See fcopy(1) come before the footer" {
+  run --separate-stderr fcopy --help
+  assert_status 0
+  [[ $output == *"See fcopy(1) for details."$'\n\n'"Report bugs to: "* ]] || {
+    echo "$output" >&2
+    false
+  }
+}
