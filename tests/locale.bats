@@ -149,3 +149,105 @@ General help using GNU software: <https://www.gnu.org/gethelp/>" "--help's last 
     false
   }
 }
+
+# ---------------------------------------------------------------------------
+# 4. --debug: cp's line first (coreutils 9.2 and later, copy.c's
+# emit_debug), fcopy's own facts on the next line
+
+# cp's words for each field, in cp's order.
+CP_DEBUG_RE='^copy offload: (unknown|unsupported|yes|avoided), reflink: (unknown|unsupported|yes|no|avoided), sparse detection: (unknown|no|zeros|SEEK_HOLE|SEEK_HOLE \+ zeros)$'
+OWN_DEBUG_RE='^splice: [a-z]+, read/write: [a-z]+$'
+
+# clones_here: whether this directory's file system can clone.
+clones_here ()
+{
+  printf 'x\n' >clone-probe
+  fcopy --reflink=always clone-probe clone-probe.copy 2>/dev/null
+}
+
+# debug_line N: line N of the last run's stdout.
+debug_line ()
+{
+  sed -n "$1p" <<<"$output"
+}
+
+@test "--debug, plain copy: the -v line, then cp's line" {
+  make_random src 100000
+  run --separate-stderr fcopy --debug src dst
+  assert_status 0
+  assert_equal "$(debug_line 1)" "'src' -> 'dst'" "line 1"
+  [[ $(debug_line 2) =~ $CP_DEBUG_RE ]] || { echo "line 2: $(debug_line 2)" >&2; false; }
+}
+
+@test "--debug, plain copy: cp's values for a clone or a copy offload" {
+  make_random src 100000
+  local expected="copy offload: yes, reflink: unsupported, sparse detection: no"
+  clones_here && expected="copy offload: unknown, reflink: yes, sparse detection: unknown"
+  run --separate-stderr fcopy --debug src dst
+  assert_status 0
+  assert_equal "$(debug_line 2)" "$expected" "line 2"
+}
+
+@test "--debug, plain copy: fcopy's own facts follow on line 3" {
+  make_random src 100000
+  run --separate-stderr fcopy --debug src dst
+  assert_status 0
+  [[ $(debug_line 3) =~ $OWN_DEBUG_RE ]] || { echo "line 3: $(debug_line 3)" >&2; false; }
+  assert_equal "$(wc -l <<<"$output")" 3 "lines"
+}
+
+@test "--debug --reflink=never: reflink no, copy offload avoided, as cp" {
+  make_random src 100000
+  run --separate-stderr fcopy --debug --reflink=never src dst
+  assert_status 0
+  assert_equal "$(debug_line 2)" "copy offload: avoided, reflink: no, sparse detection: no" "line 2"
+}
+
+@test "--debug --reflink=never: splice or read/write did the work" {
+  make_random src 100000
+  run --separate-stderr fcopy --debug --reflink=never src dst
+  assert_status 0
+  [[ $(debug_line 3) =~ ^splice:\ (yes,\ read/write:\ no|unsupported,\ read/write:\ yes)$ ]] || {
+    echo "line 3: $(debug_line 3)" >&2; false; }
+}
+
+@test "--debug --sparse=always: zeros are looked for, copy offload avoided" {
+  clones_here && skip "this file system clones: no zeros are looked for"
+  make_random src 100000
+  run --separate-stderr fcopy --debug --sparse=always src dst
+  assert_status 0
+  assert_equal "$(debug_line 2)" "copy offload: avoided, reflink: unsupported, sparse detection: zeros" "line 2"
+}
+
+@test "--debug --sparse=always, sparse source: SEEK_HOLE + zeros" {
+  clones_here && skip "this file system clones: no holes are looked for"
+  truncate -s 8M src
+  printf 'data' | dd of=src bs=1 seek=4M conv=notrunc status=none
+  run --separate-stderr fcopy --debug --sparse=always src dst
+  assert_status 0
+  assert_equal "$(debug_line 2)" "copy offload: avoided, reflink: unsupported, sparse detection: SEEK_HOLE + zeros" "line 2"
+}
+
+@test "--debug, sparse source: SEEK_HOLE, as cp" {
+  clones_here && skip "this file system clones: no holes are looked for"
+  truncate -s 8M src
+  printf 'data' | dd of=src bs=1 seek=4M conv=notrunc status=none
+  run --separate-stderr fcopy --debug src dst
+  assert_status 0
+  assert_equal "$(debug_line 2)" "copy offload: yes, reflink: unsupported, sparse detection: SEEK_HOLE" "line 2"
+}
+
+@test "--debug --reflink=always where the file system cannot clone: cp's line" {
+  clones_here && skip "this file system clones"
+  printf 'x\n' >src
+  run --separate-stderr fcopy --debug --reflink=always src dst
+  assert_status 1
+  assert_equal "$(debug_line 2)" "copy offload: unknown, reflink: unsupported, sparse detection: unknown" "line 2"
+}
+
+@test "--debug --attributes-only: only the -v line, as cp (no data copied)" {
+  printf 'x\n' >src
+  run --separate-stderr fcopy --debug --attributes-only src dst
+  assert_status 0
+  assert_stdout "'src' -> 'dst'"
+}
