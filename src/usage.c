@@ -43,7 +43,10 @@ Mandatory arguments to long options are mandatory for short options too.\n\
   -b                           like --backup but does not accept an argument\n\
       --copy-contents          copy contents of special files when recursive\n\
   -d                           same as --no-dereference --preserve=links\n\
-      --debug                  explain how each file was copied\n\
+      --debug                  explain how each file was copied: the lines\n\
+                                 of cp 9.2 and later (-v's, then copy\n\
+                                 offload, reflink, sparse detection), then\n\
+                                 splice and read/write\n\
   -f, --force                  if an existing destination file cannot be\n\
                                  opened, remove it and try again (this option\n\
                                  is ignored when the -n option is also used)\n\
