@@ -23,6 +23,7 @@
 
 #include "dirname.h"
 #include "error.h"
+#include "i18n.h"
 #include "intprops.h"
 #include "quote-name.h"
 #include "signals.h"
@@ -82,7 +83,7 @@ temp_create (struct temp_file *t, struct dst_path const *dst, mode_t mode)
       free (dir);
       if (t->dir_fd < 0)
         {
-          error (0, errno, "cannot open the directory of %s",
+          error (0, errno, _("cannot open the directory of %s"),
                  quoteaf (dst->name));
           return -1;
         }
@@ -97,7 +98,7 @@ temp_create (struct temp_file *t, struct dst_path const *dst, mode_t mode)
     t->mode = mode & S_IRWXU;
   if (t->fd < 0 && !give_name (t, try_create))
     {
-      error (0, errno, "cannot create a temporary file for %s",
+      error (0, errno, _("cannot create a temporary file for %s"),
              quoteaf (dst->name));
       temp_discard (t);
       return -1;
@@ -131,7 +132,7 @@ sync_dir (int dir_fd, char const *name)
   int fd = openat (dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   bool ok = 0 <= fd && fsync (fd) == 0;
   if (!ok)
-    error (0, errno, "failed to sync the directory of %s", quoteaf (name));
+    error (0, errno, _("failed to sync the directory of %s"), quoteaf (name));
   if (0 <= fd)
     close (fd);
   return ok;
@@ -145,7 +146,7 @@ sync_parent (int dir_fd, char const *rel, char const *name)
   free (parent);
   bool ok = 0 <= fd && sync_dir (fd, name);
   if (fd < 0)
-    error (0, errno, "failed to sync the directory of %s", quoteaf (name));
+    error (0, errno, _("failed to sync the directory of %s"), quoteaf (name));
   else
     close (fd);
   return ok;
@@ -197,12 +198,12 @@ put_in_place (struct temp_file *t, struct dst_path const *dst,
 {
   if (backup && !link_backup (t, last_component (backup)))
     {
-      error (0, errno, "cannot backup %s", quoteaf (dst->name));
+      error (0, errno, _("cannot backup %s"), quoteaf (dst->name));
       return false;
     }
   if (renameat (t->dir_fd, t->name, t->dir_fd, t->base) != 0)
     {
-      error (0, errno, "cannot put the copy in place of %s",
+      error (0, errno, _("cannot put the copy in place of %s"),
              quoteaf (dst->name));
       return false;
     }
@@ -230,7 +231,8 @@ write_out (struct temp_file const *t, struct dst_path const *dst,
                           | SYNC_FILE_RANGE_WAIT_AFTER) == 0
          || errno == EINVAL || errno == ESPIPE || errno == ENOSYS))
     return true;
-  error (0, errno, opts->fsync ? "failed to sync %s" : "failed to write %s",
+  error (0, errno,
+         opts->fsync ? _("failed to sync %s") : _("failed to write %s"),
          quoteaf (dst->name));
   return false;
 }
@@ -242,7 +244,7 @@ temp_commit (struct temp_file *t, struct dst_path const *dst,
   bool ok = write_out (t, dst, opts);
   if (ok && !t->named && !give_name (t, try_link))
     {
-      error (0, errno, "cannot link a temporary file for %s",
+      error (0, errno, _("cannot link a temporary file for %s"),
              quoteaf (dst->name));
       ok = false;
     }
@@ -259,7 +261,7 @@ temp_commit (struct temp_file *t, struct dst_path const *dst,
     ok = sync_dir (t->dir_fd, dst->name);
   if (close (t->fd) != 0 && ok)
     {
-      error (0, errno, "failed to close %s", quoteaf (dst->name));
+      error (0, errno, _("failed to close %s"), quoteaf (dst->name));
       ok = false;
     }
   t->fd = -1;

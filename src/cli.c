@@ -17,6 +17,7 @@
 #include "c-ctype.h"
 #include "error.h"
 #include "exitfail.h"
+#include "i18n.h"
 #include "nproc.h"
 #include "progname.h"
 #include "quote.h"
@@ -150,7 +151,7 @@ parse_size (char const *option, char const *arg)
   off_t n;
   if (!parse_byte_count (arg, &n))
     {
-      error (0, errno, "invalid %s %s", option, quote (arg));
+      error (0, errno, _("invalid %s %s"), option, quote (arg));
       usage (exit_failure);
     }
   return n;
@@ -174,7 +175,7 @@ parse_jobs (char const *arg)
     e = LONGINT_OVERFLOW;
   if (e != LONGINT_OK)
     {
-      error (0, e == LONGINT_OVERFLOW ? EOVERFLOW : 0, "invalid --jobs %s",
+      error (0, e == LONGINT_OVERFLOW ? EOVERFLOW : 0, _("invalid --jobs %s"),
              quote (arg));
       usage (exit_failure);
     }
@@ -203,8 +204,8 @@ parse_preserve (char const *option, char const *list, bool on,
       case PRESERVE_CONTEXT:
         /* Without SELinux there is no context to keep (cp says so too). */
         if (on)
-          error (EXIT_FAILURE, 0, "cannot preserve security context "
-                 "without an SELinux-enabled kernel");
+          error (EXIT_FAILURE, 0, _("cannot preserve security context "
+                 "without an SELinux-enabled kernel"));
         break;
       case PRESERVE_XATTR:
         opts->preserve_xattr = opts->require_preserve_xattr = on;
@@ -232,7 +233,7 @@ static void
 set_list (struct command *cmd, char const *name, bool groups)
 {
   if (cmd->list)
-    usage_error ("only one --pairs-from or --groups-from may be given");
+    usage_error (_("only one --pairs-from or --groups-from may be given"));
   cmd->list = name;
   cmd->groups = groups;
 }
@@ -277,8 +278,8 @@ parse_copy_option (int c, struct fcopy_options *opts, struct parse_state *ps)
          is what every new file gets anyway.  Only a context named
          explicitly is worth a word, as cp says it.  */
       if (optarg)
-        error (0, 0, "warning: ignoring --context; "
-               "it requires an SELinux-enabled kernel");
+        error (0, 0, _("warning: ignoring --context; "
+               "it requires an SELinux-enabled kernel"));
       break;
     case ATTRIBUTES_ONLY_OPTION: opts->attributes_only = true; break;
     case COPY_CONTENTS_OPTION: opts->copy_contents = true; break;
@@ -389,7 +390,8 @@ parse_options (int argc, char **argv, struct fcopy_options *opts,
         case 'x': opts->one_file_system = true; break;
         case 't':
           if (cmd->target_dir)
-            error (exit_failure, 0, "multiple target directories specified");
+            error (exit_failure, 0,
+                   _("multiple target directories specified"));
           cmd->target_dir = optarg;
           break;
         case STRIP_TRAILING_SLASHES_OPTION: cmd->strip_slashes = true; break;
@@ -413,39 +415,40 @@ check_options (struct fcopy_options const *opts, struct command const *cmd,
                struct parse_state const *ps)
 {
   if (ps->hard_link && ps->symbolic_link)
-    usage_error ("cannot make both hard and symbolic links");
+    usage_error (_("cannot make both hard and symbolic links"));
   if (ps->make_backups && opts->interactive == I_ALWAYS_NO)
-    usage_error ("options --backup and --no-clobber are mutually exclusive");
+    usage_error (_("options --backup and --no-clobber are mutually "
+                   "exclusive"));
   /* A clone shares the source's extents as they are: it can neither
      fill holes nor punch new ones.  */
   if (opts->reflink == REFLINK_ALWAYS && opts->sparse != SPARSE_AUTO)
-    usage_error ("--reflink can be used only with --sparse=auto");
+    usage_error (_("--reflink can be used only with --sparse=auto"));
   if (opts->dedupe && (opts->reflink == REFLINK_NEVER
                        || opts->link != LINK_NONE || opts->attributes_only
                        || ps->make_backups || opts->remove_destination
                        || opts->parents))
-    usage_error ("--dedupe cannot be combined with --reflink=never, -l, -s, "
+    usage_error (_("--dedupe cannot be combined with --reflink=never, -l, -s, "
                  "--attributes-only, --backup, --remove-destination or "
-                 "--parents");
+                 "--parents"));
   if (!opts->dedupe && (cmd->list || opts->stats || opts->null_sep))
-    usage_error ("--pairs-from, --groups-from, -0 and --stats "
-                 "work with --dedupe only");
+    usage_error (_("--pairs-from, --groups-from, -0 and --stats "
+                 "work with --dedupe only"));
   if ((opts->atomic || opts->fsync) && opts->dedupe)
-    usage_error ("--atomic and --fsync copy files; --dedupe copies none");
+    usage_error (_("--atomic and --fsync copy files; --dedupe copies none"));
   if (opts->atomic && (opts->range || opts->attributes_only))
-    usage_error ("--atomic replaces whole files: it cannot be combined with "
+    usage_error (_("--atomic replaces whole files: it cannot be combined with "
                  "--src-offset, --dst-offset, --length or "
-                 "--attributes-only");
+                 "--attributes-only"));
   if (opts->range && (cmd->list || opts->recursive || opts->parents
                       || opts->link != LINK_NONE || opts->attributes_only))
-    usage_error ("--src-offset, --dst-offset and --length take one pair "
-                 "of files, not lists or trees, and copy data");
+    usage_error (_("--src-offset, --dst-offset and --length take one pair "
+                 "of files, not lists or trees, and copy data"));
   if (cmd->list && (cmd->n_files || cmd->target_dir || opts->recursive))
-    usage_error ("file operands cannot be combined with --pairs-from or "
-                 "--groups-from");
+    usage_error (_("file operands cannot be combined with --pairs-from or "
+                 "--groups-from"));
   if (cmd->target_dir && cmd->no_target_dir)
-    error (exit_failure, 0, "cannot combine --target-directory (-t) "
-           "and --no-target-directory (-T)");
+    error (exit_failure, 0, _("cannot combine --target-directory (-t) "
+           "and --no-target-directory (-T)"));
 }
 
 /* Whether ARGV asks for --dedupe (or an abbreviation of it), looked up

@@ -15,6 +15,7 @@
 #include "atomic.h"
 #include "dest.h"
 #include "error.h"
+#include "i18n.h"
 #include "metadata.h"
 #include "intprops.h"
 #include "minmax.h"
@@ -37,19 +38,19 @@ open_source (char const *src_name, struct stat *st, char const *verbose_dst)
       /* Word it as cp does: a name that is not there "cannot stat".  */
       int open_errno = errno;
       if (stat (src_name, st) != 0)
-        error (0, errno, "cannot stat %s", quoteaf (src_name));
+        error (0, errno, _("cannot stat %s"), quoteaf (src_name));
       else
         {
           if (verbose_dst && !S_ISDIR (st->st_mode))
             report_verbose (src_name, verbose_dst);
-          error (0, open_errno, "cannot open %s for reading",
+          error (0, open_errno, _("cannot open %s for reading"),
                  quoteaf (src_name));
         }
       return -1;
     }
   if (fstat (fd, st) != 0)
     {
-      error (0, errno, "cannot fstat %s", quoteaf (src_name));
+      error (0, errno, _("cannot fstat %s"), quoteaf (src_name));
       close (fd);
       return -1;
     }
@@ -80,7 +81,7 @@ open_existing (char const *src_name, struct dest const *d,
   /* Two ranges of one file are fine if they are apart.  */
   if (SAME_INODE (*job->src_st, d->st) && job->range && ranges_overlap (job))
     {
-      error (0, 0, "%s and %s are the same file and the ranges overlap",
+      error (0, 0, _("%s and %s are the same file and the ranges overlap"),
              quoteaf_n (0, src_name), quoteaf_n (1, d->path.name));
       return -1;
     }
@@ -90,16 +91,17 @@ open_existing (char const *src_name, struct dest const *d,
   if (0 <= fd || !opts->force)
     {
       if (fd < 0)
-        error (0, errno, "cannot create regular file %s", quoteaf (d->path.name));
+        error (0, errno, _("cannot create regular file %s"),
+               quoteaf (d->path.name));
       return fd;
     }
   if (unlinkat (d->path.dirfd, d->path.rel, 0) != 0)
     {
-      error (0, errno, "cannot remove %s", quoteaf (d->path.name));
+      error (0, errno, _("cannot remove %s"), quoteaf (d->path.name));
       return -1;
     }
   if (opts->verbose)
-    out_printf (stdout, "removed %s\n", quoteaf (d->path.name));
+    out_printf (stdout, _("removed %s\n"), quoteaf (d->path.name));
   *gone = true;
   return -1;
 }
@@ -130,10 +132,10 @@ create_dest (struct dest const *d, struct copy_job const *job,
   if (fd < 0)
     {
       if (dangling && !opts->write_dangling)
-        error (0, 0, "not writing through dangling symlink %s",
+        error (0, 0, _("not writing through dangling symlink %s"),
                quoteaf (d->path.name));
       else
-        error (0, errno, "cannot create regular file %s",
+        error (0, errno, _("cannot create regular file %s"),
                quoteaf (d->path.name));
       return -1;
     }
@@ -180,26 +182,26 @@ report_failure (struct copy_job const *job, enum copy_failure failure,
     {
     case FAILED_CLONE:
       if (job->range && errno == EINVAL)
-        error (0, errno, "failed to clone %s from %s (the offsets and "
+        error (0, errno, _("failed to clone %s from %s (the offsets and "
                "length must be multiples of the block size, %jd bytes, "
-               "but for a range that ends at the end of both files)",
+               "but for a range that ends at the end of both files)"),
                quoteaf_n (0, dst_name), quoteaf_n (1, src_name),
                (intmax_t) job->src_st->st_blksize);
       else
-        error (0, errno, "failed to clone %s from %s",
+        error (0, errno, _("failed to clone %s from %s"),
                quoteaf_n (0, dst_name), quoteaf_n (1, src_name));
       break;
     case FAILED_READ:
-      error (0, errno, "error reading %s", quoteaf (src_name));
+      error (0, errno, _("error reading %s"), quoteaf (src_name));
       break;
     case FAILED_WRITE:
-      error (0, errno, "error writing %s", quoteaf (dst_name));
+      error (0, errno, _("error writing %s"), quoteaf (dst_name));
       break;
     case FAILED_EXTEND:
-      error (0, errno, "failed to extend %s", quoteaf (dst_name));
+      error (0, errno, _("failed to extend %s"), quoteaf (dst_name));
       break;
     default:
-      error (0, errno, "error copying %s to %s",
+      error (0, errno, _("error copying %s to %s"),
              quoteaf_n (0, src_name), quoteaf_n (1, dst_name));
       break;
     }
@@ -215,7 +217,7 @@ plan_range (struct copy_job *job, struct fcopy_options const *opts,
 {
   if (opts->src_offset != 0 && lseek (job->src_fd, 0, SEEK_CUR) < 0)
     {
-      error (0, errno, "cannot seek in %s", quoteaf (src_name));
+      error (0, errno, _("cannot seek in %s"), quoteaf (src_name));
       return false;
     }
   off_t size = job->src_st->st_size;
@@ -229,7 +231,7 @@ plan_range (struct copy_job *job, struct fcopy_options const *opts,
   job->len = opts->length < 0 ? avail : MIN (opts->length, avail);
   if (opts->verbose && job->len < opts->length)
     out_printf (stdout,
-                "%s ends at byte %jd: copying %jd of the %jd bytes asked\n",
+                _("%s ends at byte %jd: copying %jd of the %jd bytes asked\n"),
                 quoteaf (src_name), (intmax_t) size, (intmax_t) job->len,
                 (intmax_t) opts->length);
   return true;
@@ -242,7 +244,7 @@ sync_file (int fd, char const *name)
 {
   if (fsync (fd) == 0)
     return true;
-  error (0, errno, "failed to sync %s", quoteaf (name));
+  error (0, errno, _("failed to sync %s"), quoteaf (name));
   return false;
 }
 
@@ -260,7 +262,7 @@ source_changed (struct copy_job const *job, struct timespec ctime,
           && timespec_cmp (get_stat_mtime (&st), get_stat_mtime (old)) == 0
           && timespec_cmp (get_stat_ctime (&st), ctime) == 0))
     return false;
-  error (0, 0, "%s: file changed as we read it", quotef (src_name));
+  error (0, 0, _("%s: file changed as we read it"), quotef (src_name));
   return true;
 }
 
@@ -323,14 +325,14 @@ copy_in_place (struct copy_job *job, char const *src_name,
       ok &= !opts->fsync || sync_file (dst_fd, d.path.name);
       if (close (dst_fd) != 0 && ok)
         {
-          error (0, errno, "failed to close %s", quoteaf (d.path.name));
+          error (0, errno, _("failed to close %s"), quoteaf (d.path.name));
           ok = false;
         }
       /* Under --reflink=always nothing was written when the clone
          failed: take back a file we made, leave one that was there.  */
       if (!ok && created && failure == FAILED_CLONE
           && unlinkat (d.path.dirfd, d.path.rel, 0) != 0)
-        error (0, errno, "cannot remove %s", quoteaf (d.path.name));
+        error (0, errno, _("cannot remove %s"), quoteaf (d.path.name));
       if (ok && created && opts->fsync && d.path.dirfd == AT_FDCWD)
         ok = sync_parent (AT_FDCWD, d.path.rel, d.path.name);
       if (ok)
@@ -352,7 +354,7 @@ keep_dest_attributes (struct dest const *d, int fd,
   if (opts->preserve_mode
       || qcopy_acl (d->path.name, -1, d->path.name, fd, d->st.st_mode) == 0)
     return true;
-  error (0, errno, "setting permissions for %s", quoteaf (d->path.name));
+  error (0, errno, _("setting permissions for %s"), quoteaf (d->path.name));
   return false;
 }
 

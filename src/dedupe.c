@@ -20,6 +20,7 @@
 #include "copy-file.h"
 #include "error.h"
 #include "extents.h"
+#include "i18n.h"
 #include "intprops.h"
 #include "out-order.h"
 #include "quote-name.h"
@@ -189,13 +190,13 @@ compare_chunk (struct pair const *p, struct span const *sp, off_t pos,
     if (!read_at (i ? p->dst_fd : p->src_fd, p->buf[i], len,
                   pos + (i ? sp->dst : sp->src)))
       {
-        error (0, errno, "error reading %s",
+        error (0, errno, _("error reading %s"),
                quoteaf (i ? p->dst_name : p->src_name));
         return PAIR_FAILED;
       }
   if (memcmp (p->buf[0], p->buf[1], len) == 0)
     return PAIR_DEDUPED;
-  error (0, 0, "%s and %s differ", quoteaf_n (0, p->src_name),
+  error (0, 0, _("%s and %s differ"), quoteaf_n (0, p->src_name),
          quoteaf_n (1, p->dst_name));
   return PAIR_DIFFER;
 }
@@ -253,8 +254,8 @@ open_member (char const *name, struct stat *st)
 {
   int fd = open_checked (name, st);
   if (fd < 0)
-    error (0, errno, errno == ENOENT ? "cannot stat %s"
-           : "cannot open %s for reading", quoteaf (name));
+    error (0, errno, errno == ENOENT ? _("cannot stat %s")
+           : _("cannot open %s for reading"), quoteaf (name));
   return fd;
 }
 
@@ -337,11 +338,11 @@ refusal_hint (int err)
   switch (err)
     {
     case EOPNOTSUPP: case ENOTTY:
-      return " (the file system cannot share extents)";
-    case EPERM: return " (an immutable file, or not yours)";
-    case ETXTBSY: return " (a swap file)";
+      return _(" (the file system cannot share extents)");
+    case EPERM: return _(" (an immutable file, or not yours)");
+    case ETXTBSY: return _(" (a swap file)");
     case EINVAL:
-      return " (nodatacow on one side only, or an unaligned range)";
+      return _(" (nodatacow on one side only, or an unaligned range)");
     default: return "";
     }
 }
@@ -351,11 +352,11 @@ refused (struct pair const *p, int err)
 {
   if (err == EXDEV)
     {
-      error (0, 0, "%s and %s are on different file systems",
+      error (0, 0, _("%s and %s are on different file systems"),
              quoteaf_n (0, p->src_name), quoteaf_n (1, p->dst_name));
       return PAIR_FAILED;
     }
-  error (0, 0, "cannot deduplicate %s from %s: %s%s",
+  error (0, 0, _("cannot deduplicate %s from %s: %s%s"),
          quoteaf_n (0, p->dst_name), quoteaf_n (1, p->src_name),
          strerror (err), refusal_hint (err));
   return PAIR_FAILED;
@@ -444,7 +445,7 @@ share_pair (struct pair *p, struct span const *sp)
                                          &status);
       if (status == FILE_DEDUPE_RANGE_DIFFERS)
         {
-          error (0, 0, "%s and %s differ (changed while deduplicating)",
+          error (0, 0, _("%s and %s differ (changed while deduplicating)"),
                  quoteaf_n (0, p->src_name), quoteaf_n (1, p->dst_name));
           return PAIR_DIFFER;
         }
@@ -454,8 +455,8 @@ share_pair (struct pair *p, struct span const *sp)
         {
           /* The kernel shared nothing and gave no reason: stop rather
              than ask again forever.  */
-          error (0, 0, "cannot deduplicate %s from %s: nothing shared at "
-                 "offset %jd", quoteaf_n (0, p->dst_name),
+          error (0, 0, _("cannot deduplicate %s from %s: nothing shared at "
+                 "offset %jd"), quoteaf_n (0, p->dst_name),
                  quoteaf_n (1, p->src_name), (intmax_t) pos);
           return PAIR_FAILED;
         }
@@ -480,7 +481,7 @@ regular_pair (struct pair const *p, struct stat const *src_st,
       }
     else if (!S_ISREG (st[i]->st_mode))
       {
-        error (0, 0, "%s is not a regular file", quoteaf (names[i]));
+        error (0, 0, _("%s is not a regular file"), quoteaf (names[i]));
         return false;
       }
   return true;
@@ -493,12 +494,12 @@ check_pair (struct pair const *p, struct stat const *src_st,
             struct stat const *dst_st, struct span *sp)
 {
   *sp = (struct span) { 0, 0, src_st->st_size };
-  char const *why = (SAME_INODE (*src_st, *dst_st) ? "are the same file"
-                     : src_st->st_size != dst_st->st_size ? "differ in size"
-                     : src_st->st_size == 0 ? "are empty: nothing to share"
+  char const *why = (SAME_INODE (*src_st, *dst_st) ? _("are the same file")
+                     : src_st->st_size != dst_st->st_size ? _("differ in size")
+                     : src_st->st_size == 0 ? _("are empty: nothing to share")
                      : NULL);
   if (why)
-    error (0, 0, "%s and %s %s", quoteaf_n (0, p->src_name),
+    error (0, 0, _("%s and %s %s"), quoteaf_n (0, p->src_name),
            quoteaf_n (1, p->dst_name), why);
   return (!why ? PAIR_DEDUPED
           : src_st->st_size != dst_st->st_size ? PAIR_DIFFER
@@ -523,20 +524,20 @@ check_range (struct fcopy_options const *opts, struct pair const *p,
   for (int i = 0; i < 2; i++)
     if (size[i] < start[i] || size[i] - start[i] < len)
       {
-        error (0, 0, "the range goes past the end of %s (%jd bytes)",
+        error (0, 0, _("the range goes past the end of %s (%jd bytes)"),
                quoteaf (names[i]), (intmax_t) size[i]);
         return PAIR_FAILED;
       }
   if (SAME_INODE (*src_st, *dst_st)
       && sp->src < sp->dst + len && sp->dst < sp->src + len)
     {
-      error (0, 0, "%s and %s are the same file and the ranges overlap",
+      error (0, 0, _("%s and %s are the same file and the ranges overlap"),
              quoteaf_n (0, p->src_name), quoteaf_n (1, p->dst_name));
       return PAIR_FAILED;
     }
   if (len == 0)
     {
-      error (0, 0, "the range is empty: nothing to share");
+      error (0, 0, _("the range is empty: nothing to share"));
       return PAIR_SKIPPED;
     }
   return PAIR_DEDUPED;

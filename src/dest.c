@@ -25,6 +25,7 @@
 #include "error.h"
 #include "file-set.h"
 #include "filemode.h"
+#include "i18n.h"
 #include "out-order.h"
 #include "progname.h"
 #include "quote-name.h"
@@ -66,7 +67,7 @@ void
 report_dest (char const *src_name, struct dest const *d)
 {
   out_printf (stdout, "%s -> %s%s%s%s\n", quoteaf_n (0, src_name),
-              quoteaf_n (1, d->path.name), d->backup ? " (backup: " : "",
+              quoteaf_n (1, d->path.name), d->backup ? _(" (backup: ") : "",
               d->backup ? quoteaf_n (2, d->backup) : "",
               d->backup ? ")" : "");
 }
@@ -80,16 +81,17 @@ overwrite_ok (struct dest const *d, struct fcopy_options const *opts)
                    || faccessat (d->path.dirfd, d->path.rel, W_OK,
                                  AT_EACCESS) == 0);
   if (writable)
-    fprintf (stderr, "%s: overwrite %s? ", program_name,
+    fprintf (stderr, _("%s: overwrite %s? "), program_name,
              quoteaf (d->path.name));
   else
     {
       char perms[12];           /* "-rwxrwxrwx " */
       strmode (d->st.st_mode, perms);
       perms[10] = '\0';
-      fprintf (stderr, (opts->remove_destination || opts->force
-                        ? "%s: replace %s, overriding mode %04lo (%s)? "
-                        : "%s: unwritable %s (mode %04lo, %s); try anyway? "),
+      fprintf (stderr,
+               (opts->remove_destination || opts->force
+                ? _("%s: replace %s, overriding mode %04lo (%s)? ")
+                : _("%s: unwritable %s (mode %04lo, %s); try anyway? ")),
                program_name, quoteaf (d->path.name),
                (unsigned long) (d->st.st_mode & 07777), &perms[1]);
     }
@@ -123,7 +125,7 @@ back_up (struct dest *d, char const *src_name, struct stat const *src_st,
 {
   if (source_is_backup (src_name, src_st, d))
     {
-      error (0, 0, "backing up %s might destroy source;  %s not copied",
+      error (0, 0, _("backing up %s might destroy source;  %s not copied"),
              quoteaf_n (0, d->path.name), quoteaf_n (1, src_name));
       return DEST_FAILED;
     }
@@ -146,7 +148,7 @@ back_up (struct dest *d, char const *src_name, struct stat const *src_st,
     close (dir_fd);
   if (!backup && saved_errno != ENOENT)
     {
-      error (0, saved_errno, "cannot backup %s", quoteaf (d->path.name));
+      error (0, saved_errno, _("cannot backup %s"), quoteaf (d->path.name));
       return DEST_FAILED;
     }
   char const *base = last_component (d->path.name);
@@ -167,7 +169,7 @@ name_backup (struct dest *d, char const *src_name, struct stat const *src_st,
     return DEST_EXISTS;
   if (source_is_backup (src_name, src_st, d))
     {
-      error (0, 0, "backing up %s might destroy source;  %s not copied",
+      error (0, 0, _("backing up %s might destroy source;  %s not copied"),
              quoteaf_n (0, d->path.name), quoteaf_n (1, src_name));
       return DEST_FAILED;
     }
@@ -186,11 +188,11 @@ remove_dest (struct dest const *d, struct fcopy_options const *opts)
 {
   if (unlinkat (d->path.dirfd, d->path.rel, 0) != 0 && errno != ENOENT)
     {
-      error (0, errno, "cannot remove %s", quoteaf (d->path.name));
+      error (0, errno, _("cannot remove %s"), quoteaf (d->path.name));
       return DEST_FAILED;
     }
   if (opts->verbose)
-    out_printf (stdout, "removed %s\n", quoteaf (d->path.name));
+    out_printf (stdout, _("removed %s\n"), quoteaf (d->path.name));
   return DEST_ABSENT;
 }
 
@@ -240,12 +242,12 @@ kept_by_update (struct dest const *d, struct stat const *src_st,
   if (unlinkat (d->path.dirfd, d->path.rel, 0) != 0
       || linkat (AT_FDCWD, earlier, d->path.dirfd, d->path.rel, 0) != 0)
     {
-      error (0, errno, "cannot create hard link %s to %s",
+      error (0, errno, _("cannot create hard link %s to %s"),
              quoteaf_n (0, d->path.name), quoteaf_n (1, earlier));
       return DEST_FAILED;
     }
   if (opts->verbose)
-    out_printf (stdout, "removed %s\n", quoteaf (d->path.name));
+    out_printf (stdout, _("removed %s\n"), quoteaf (d->path.name));
   return DEST_KEEP;
 }
 
@@ -283,7 +285,7 @@ keep_or_refuse (struct dest *d, char const *src_name,
     return DEST_KEEP;
   if (!src_dir && opts->update == UPDATE_NONE_FAIL)
     {
-      error (0, 0, "not replacing %s", quoteaf (d->path.name));
+      error (0, 0, _("not replacing %s"), quoteaf (d->path.name));
       return DEST_FAILED;
     }
   bool done = false;
@@ -296,7 +298,7 @@ keep_or_refuse (struct dest *d, char const *src_name,
         return copy_to_backup (d, opts);
       if (!same_file_ok (src_name, src_st, &d->path, &d->st, opts, &done))
         {
-          error (0, 0, "%s and %s are the same file",
+          error (0, 0, _("%s and %s are the same file"),
                  quoteaf_n (0, src_name), quoteaf_n (1, d->path.name));
           return DEST_FAILED;
         }
@@ -332,7 +334,7 @@ stat_dest (struct dest *d, int flags, struct fcopy_options const *opts)
       && fstatat (d->path.dirfd, d->path.rel, &d->st,
                   AT_SYMLINK_NOFOLLOW) == 0)
     return DEST_LOOP;
-  error (0, errno, "cannot stat %s", quoteaf (d->path.name));
+  error (0, errno, _("cannot stat %s"), quoteaf (d->path.name));
   return DEST_FAILED;
 }
 
@@ -350,14 +352,14 @@ existing_dest (struct dest *d, char const *src_name,
     return v;
   if (S_ISDIR (d->st.st_mode))
     {
-      error (0, 0, "cannot overwrite directory %s with non-directory",
+      error (0, 0, _("cannot overwrite directory %s with non-directory"),
              quoteaf (d->path.name));
       return DEST_FAILED;
     }
   /* A numbered backup keeps both copies.  */
   if (opts->backup != numbered_backups && made_by_operand (d, &d->st, mem))
     {
-      error (0, 0, "will not overwrite just-created %s with %s",
+      error (0, 0, _("will not overwrite just-created %s with %s"),
              quoteaf_n (0, d->path.name), quoteaf_n (1, src_name));
       return DEST_FAILED;
     }
@@ -395,7 +397,7 @@ through_new_link (struct dest const *d, char const *src_name,
       || fstatat (d->path.dirfd, d->path.rel, &st, AT_SYMLINK_NOFOLLOW) != 0
       || !S_ISLNK (st.st_mode) || !made_by_operand (d, &st, mem))
     return false;
-  error (0, 0, "will not copy %s through just-created symlink %s",
+  error (0, 0, _("will not copy %s through just-created symlink %s"),
          quoteaf_n (0, src_name), quoteaf_n (1, d->path.name));
   return true;
 }

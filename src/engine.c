@@ -491,7 +491,8 @@ copy_contents (struct ladder *l, struct fcopy_options const *opts)
     return false;
 
   if (l->punch_zeros)
-    l->report->holes = HOLES_ZEROS;
+    l->report->holes = (l->report->holes == HOLES_SEEK ? HOLES_SEEK_ZEROS
+                        : HOLES_ZEROS);
   if (l->report->holes != HOLES_NONE)
     {
       /* Set the size even if the last bytes were a hole.  */
@@ -524,7 +525,11 @@ copy_data (struct copy_job const *job, struct fcopy_options const *opts,
   bool may_share = opts->reflink != REFLINK_NEVER
                    && opts->sparse != SPARSE_NEVER;
   if (!may_share)
-    report->clone = report->offload = STEP_AVOIDED;
+    {
+      report->clone = (opts->reflink == REFLINK_NEVER ? STEP_NEVER
+                       : STEP_AVOIDED);
+      report->offload = STEP_AVOIDED;
+    }
   else if ((!job->dst_empty || job->range)
            && opts->reflink != REFLINK_ALWAYS)
     report->clone = STEP_AVOIDED;

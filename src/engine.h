@@ -41,14 +41,17 @@ enum step_state
   STEP_AVOIDED,                /* skipped because of an option */
   STEP_DONE,
   STEP_UNSUPPORTED,            /* fell to the next step, nothing moved */
-  STEP_FAILED
+  STEP_FAILED,
+  STEP_NEVER                   /* the clone, ruled out by --reflink=never
+                                  (cp's --debug says "reflink: no") */
 };
 
 enum hole_method
 {
   HOLES_NONE,                  /* every byte copied as data */
   HOLES_SEEK,                  /* source holes found with SEEK_DATA/SEEK_HOLE */
-  HOLES_ZEROS                  /* and runs of zero blocks punched */
+  HOLES_ZEROS,                 /* runs of zero blocks punched */
+  HOLES_SEEK_ZEROS             /* both */
 };
 
 /* Which name an error belongs to, so the caller can word it as cp does.  */

@@ -7,6 +7,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include "error.h"
 #include "exitfail.h"
 #include "filenamecat.h"
+#include "i18n.h"
 #include "options.h"
 #include "pairs.h"
 #include "parents.h"
@@ -108,7 +110,7 @@ visit_into (struct visitor v, char const *dir, char **file, int n_files,
 static _Noreturn void
 parents_need_directory (void)
 {
-  usage_error ("with --parents, the destination must be a directory");
+  usage_error (_("with --parents, the destination must be a directory"));
 }
 
 /* Visit the one pair SRC_NAME DST_NAME of the command line.  */
@@ -130,8 +132,8 @@ visit_operands (struct command const *cmd, struct visitor v)
   if (n_files <= !cmd->target_dir)
     {
       if (n_files <= 0)
-        usage_error ("missing file operand");
-      error (0, 0, "missing destination file operand after %s",
+        usage_error (_("missing file operand"));
+      error (0, 0, _("missing destination file operand after %s"),
              quoteaf (file[0]));
       usage (exit_failure);
     }
@@ -139,7 +141,7 @@ visit_operands (struct command const *cmd, struct visitor v)
     {
       if (2 < n_files)
         {
-          error (0, 0, "extra operand %s", quoteaf (file[2]));
+          error (0, 0, _("extra operand %s"), quoteaf (file[2]));
           usage (exit_failure);
         }
       if (v.opts->parents)
@@ -148,14 +150,14 @@ visit_operands (struct command const *cmd, struct visitor v)
     }
   if (cmd->target_dir)
     {
-      is_directory (cmd->target_dir, "target directory");
+      is_directory (cmd->target_dir, _("target directory"));
       return visit_into (v, cmd->target_dir, file, n_files,
                          cmd->strip_slashes);
     }
   if (2 < n_files)
     {
       char const *dir = file[n_files - 1];
-      is_directory (dir, "target");
+      is_directory (dir, _("target"));
       return visit_into (v, dir, file, n_files - 1, cmd->strip_slashes);
     }
   if (is_directory (file[1], NULL))
@@ -201,8 +203,9 @@ repeated_source (struct tree_copy *t, char const *src_name)
   /* Without -r a directory is omitted with its own message.  */
   if (S_ISDIR (st.st_mode) && !t->opts->recursive)
     return false;
-  error (0, 0, "warning: source %s %s specified more than once",
-         S_ISDIR (st.st_mode) ? "directory" : "file", quoteaf (src_name));
+  error (0, 0, _("warning: source %s %s specified more than once"),
+         S_ISDIR (st.st_mode) ? _("directory") : _("file"),
+         quoteaf (src_name));
   return true;
 }
 
@@ -236,7 +239,7 @@ run_dedupe (struct fcopy_options const *opts, struct command const *cmd)
 {
   struct deduper d;
   if (!deduper_init (&d, opts))
-    error (exit_failure, errno, "cannot allocate compare buffers");
+    error (exit_failure, errno, _("cannot allocate compare buffers"));
 
   bool ok;
   if (cmd->list)
@@ -244,7 +247,7 @@ run_dedupe (struct fcopy_options const *opts, struct command const *cmd)
   else if (opts->recursive)
     {
       if (cmd->n_files != 2 || cmd->target_dir || cmd->no_target_dir)
-        usage_error ("--dedupe -r takes two operands: SRCDIR DSTDIR");
+        usage_error (_("--dedupe -r takes two operands: SRCDIR DSTDIR"));
       ok = dedupe_trees (&d, cmd->file[0], cmd->file[1]);
     }
   else
@@ -267,6 +270,12 @@ main (int argc, char **argv)
   struct command cmd = { 0 };
 
   set_program_name (argv[0]);
+  /* The user's locale, as cp: names in messages are quoted as printable
+     in its character set ('é', not $'\303\251'), -i's answer is matched
+     with its yes/no, and messages are looked up in its catalog.  */
+  setlocale (LC_ALL, "");
+  bindtextdomain (PACKAGE, LOCALEDIR);
+  textdomain (PACKAGE);
   atexit (close_stdout);
 
   /* The umask, read once: new files' modes are worked out with it.  */

@@ -14,6 +14,7 @@
 
 #include "engine.h"
 #include "error.h"
+#include "i18n.h"
 #include "quote-name.h"
 #include "xalloc.h"
 
@@ -119,7 +120,7 @@ start_workers (struct job_pool *p)
       int err = pthread_create (&w->thread, NULL, work, w);
       if (err)
         {
-          error (0, err, "warning: --jobs=%zu: only %zu threads started",
+          error (0, err, _("warning: --jobs=%zu: only %zu threads started"),
                  p->n_workers + 1, n + 1);
           break;
         }

@@ -14,6 +14,7 @@
 #include "dest.h"
 #include "dirname.h"
 #include "error.h"
+#include "i18n.h"
 #include "quote-name.h"
 #include "same-inode.h"
 
@@ -30,8 +31,8 @@ relative_link_ok (char const *src_name, char const *dst_name)
              || stat (dst_dir, &dir) != 0 || SAME_INODE (dot, dir));
   free (dst_dir);
   if (!ok)
-    error (0, 0, "%s: can make relative symbolic links only in current "
-           "directory", quotef (dst_name));
+    error (0, 0, _("%s: can make relative symbolic links only in current "
+           "directory"), quotef (dst_name));
   return ok;
 }
 
@@ -56,8 +57,8 @@ make_link (char const *src_name, struct dst_path const *dst,
           || unlinkat (dst->dirfd, dst->rel, 0) != 0)
         break;
     }
-  error (0, errno, hard ? "cannot create hard link %s to %s"
-         : "cannot create symbolic link %s to %s",
+  error (0, errno, hard ? _("cannot create hard link %s to %s")
+         : _("cannot create symbolic link %s to %s"),
          quoteaf_n (0, dst->name), quoteaf_n (1, src_name));
   return false;
 }

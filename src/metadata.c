@@ -22,6 +22,7 @@
 
 #include "acl.h"
 #include "error.h"
+#include "i18n.h"
 #include "quote-name.h"
 #include "stat-time.h"
 
@@ -40,7 +41,7 @@ preserve_times (struct meta_job const *m, struct fcopy_options const *opts)
        ? utimensat (m->dst.dirfd, m->dst.rel, ts, AT_SYMLINK_NOFOLLOW)
        : futimens (m->dst_fd, ts)) == 0)
     return true;
-  error (0, errno, "preserving times for %s", quoteaf (m->dst.name));
+  error (0, errno, _("preserving times for %s"), quoteaf (m->dst.name));
   return !opts->require_preserve;
 }
 
@@ -79,7 +80,7 @@ preserve_owner (struct meta_job const *m, struct fcopy_options const *opts,
      setgid bits, and what it let its group and others do, were meant
      for others: the copy gets the owner's bits alone, as cp leaves it. */
   *drop = S_ISUID | S_ISGID | S_ISVTX | S_IRWXG | S_IRWXO;
-  error (0, errno, "failed to preserve ownership for %s",
+  error (0, errno, _("failed to preserve ownership for %s"),
          quoteaf (m->dst.name));
   return !opts->require_preserve;
 }
@@ -148,7 +149,7 @@ preserve_xattrs (struct meta_job const *m, struct fcopy_options const *opts)
                       copy_xattr_name, &ctx);
   if (r == 0 || !opts->require_preserve_xattr)
     return true;
-  error (0, errno, "failed to preserve extended attributes for %s",
+  error (0, errno, _("failed to preserve extended attributes for %s"),
          quoteaf (m->dst.name));
   return false;
 }
@@ -178,7 +179,7 @@ set_mode (struct meta_job const *m, struct fcopy_options const *opts,
     {
       if (fchmod (m->dst_fd, src_mode) == 0)
         return true;
-      error (0, errno, "preserving permissions for %s",
+      error (0, errno, _("preserving permissions for %s"),
              quoteaf (m->dst.name));
       return !opts->require_preserve;
     }
@@ -207,7 +208,7 @@ set_mode (struct meta_job const *m, struct fcopy_options const *opts,
                        (m->src_st->st_mode & S_IFMT) | src_mode);
       if (r == 0)
         return true;
-      error (0, errno, "preserving permissions for %s",
+      error (0, errno, _("preserving permissions for %s"),
              quoteaf (m->dst.name));
       return !opts->require_preserve;
     }
@@ -242,7 +243,7 @@ set_mode (struct meta_job const *m, struct fcopy_options const *opts,
   if ((m->dst_fd < 0 ? fchmodat (m->dst.dirfd, m->dst.rel, mode, 0)
        : fchmod (m->dst_fd, mode)) == 0)
     return true;
-  error (0, errno, "setting permissions for %s", quoteaf (m->dst.name));
+  error (0, errno, _("setting permissions for %s"), quoteaf (m->dst.name));
   return false;
 }
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "i18n.h"
 #include "quote-name.h"
 #include "xalloc.h"
 
@@ -60,12 +61,13 @@ void
 pair_list_report (struct pair_list const *l)
 {
   if (!l->why)
-    error (0, l->err, "error reading %s", quoteaf (l->name));
+    error (0, l->err, _("error reading %s"), quoteaf (l->name));
   else if (l->why == odd_count)
-    error (0, 0, "%s: %s: record %ju has no partner", quoteaf (l->name),
+    error (0, 0, _("%s: %s: record %ju has no partner"), quoteaf (l->name),
            l->why, l->record);
   else
-    error (0, 0, "%s: record %ju: %s", quoteaf (l->name), l->record, l->why);
+    error (0, 0, _("%s: record %ju: %s"), quoteaf (l->name), l->record,
+           l->why);
 }
 
 enum pair_list_status

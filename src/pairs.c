@@ -13,6 +13,7 @@
 #include "error.h"
 #include "filenamecat.h"
 #include "fts_.h"
+#include "i18n.h"
 #include "out-order.h"
 #include "pair-list.h"
 #include "quote-name.h"
@@ -40,7 +41,7 @@ walk_files (char const *dir, void (*visit) (void *, char const *,
   FTS *fts = fts_open (roots, FTS_PHYSICAL | FTS_COMFOLLOW | FTS_CWDFD, NULL);
   if (!fts)
     {
-      error (0, errno, "cannot open directory %s", quoteaf (dir));
+      error (0, errno, _("cannot open directory %s"), quoteaf (dir));
       return false;
     }
   bool ok = true;
@@ -53,7 +54,8 @@ walk_files (char const *dir, void (*visit) (void *, char const *,
         visit (arg, ent->fts_path, relative (ent->fts_path, root_len));
         break;
       case FTS_DNR: case FTS_ERR: case FTS_NS:
-        error (0, ent->fts_errno, "cannot read %s", quoteaf (ent->fts_path));
+        error (0, ent->fts_errno, _("cannot read %s"),
+               quoteaf (ent->fts_path));
         ok = false;
         break;
       default:
@@ -61,7 +63,7 @@ walk_files (char const *dir, void (*visit) (void *, char const *,
       }
   if (errno != 0 || fts_close (fts) != 0)
     {
-      error (0, errno, "cannot walk %s", quoteaf (dir));
+      error (0, errno, _("cannot walk %s"), quoteaf (dir));
       ok = false;
     }
   return ok;
@@ -88,14 +90,14 @@ counterpart (struct tree_walk *w, char const *rel, bool pairing)
       if (errno != ENOENT)
         return other;           /* dedupe_pair says what is wrong */
       if (w->d->opts->verbose)
-        out_printf (stdout, "only in %s: %s\n", quoteaf_n (0, w->walked_dir),
-                quoteaf_n (1, rel));
+        out_printf (stdout, _("only in %s: %s\n"),
+                    quoteaf_n (0, w->walked_dir), quoteaf_n (1, rel));
     }
   else if (!S_ISLNK (st.st_mode))
     return other;
   else if (pairing)
     {
-      error (0, 0, "%s is a symbolic link: not followed", quoteaf (other));
+      error (0, 0, _("%s is a symbolic link: not followed"), quoteaf (other));
       w->ok = false;
     }
   free (other);
@@ -125,7 +127,7 @@ is_tree (char const *name)
 {
   struct stat st;
   if (stat (name, &st) != 0)
-    error (0, errno, "cannot stat %s", quoteaf (name));
+    error (0, errno, _("cannot stat %s"), quoteaf (name));
   else if (!S_ISDIR (st.st_mode))
     error (0, ENOTDIR, "%s", quoteaf (name));
   else
@@ -207,13 +209,13 @@ dedupe_list (struct deduper *d, char const *list_name, bool groups)
   FILE *list = is_stdin ? stdin : fopen (list_name, "re");
   if (!list)
     {
-      error (0, errno, "cannot open %s for reading", quoteaf (list_name));
+      error (0, errno, _("cannot open %s for reading"), quoteaf (list_name));
       return false;
     }
   bool ok = read_list (d, list, list_name, groups);
   if (!is_stdin && fclose (list) != 0 && ok)
     {
-      error (0, errno, "error reading %s", quoteaf (list_name));
+      error (0, errno, _("error reading %s"), quoteaf (list_name));
       ok = false;
     }
   return ok;

@@ -24,6 +24,7 @@
 
 #include "dirname.h"
 #include "error.h"
+#include "i18n.h"
 #include "metadata.h"
 #include "out-order.h"
 #include "quote-name.h"
@@ -49,7 +50,7 @@ add_dir (struct parents *p, size_t end, bool made)
              : S_ISDIR (d.src_st.st_mode) ? 0 : ENOTDIR);
   if (err)
     {
-      error (0, err, "failed to get attributes of %s", quoteaf (src));
+      error (0, err, _("failed to get attributes of %s"), quoteaf (src));
       return false;
     }
   p->dir = xreallocarray (p->dir, p->n_dirs + 1, sizeof *p->dir);
@@ -67,7 +68,7 @@ hold_dir (struct parents const *p, struct parent_dir *d)
                               | (d->made ? O_NOFOLLOW : 0)));
   if (0 <= d->fd)
     return true;
-  error (0, errno, "cannot open directory %s", quoteaf (p->dst_name));
+  error (0, errno, _("cannot open directory %s"), quoteaf (p->dst_name));
   return false;
 }
 
@@ -94,7 +95,7 @@ make_dir (struct parents *p, struct fcopy_options const *opts)
   d->made_mode = creation_mode (&d->src_st, opts);
   if (mkdir (p->dst_name, d->made_mode) != 0)
     {
-      error (0, errno, "cannot make directory %s", quoteaf (p->dst_name));
+      error (0, errno, _("cannot make directory %s"), quoteaf (p->dst_name));
       return false;
     }
   if (!hold_dir (p, d))
@@ -104,7 +105,7 @@ make_dir (struct parents *p, struct fcopy_options const *opts)
   if ((d->made_mode & S_IRWXU) != S_IRWXU
       && fchmod (d->fd, d->made_mode | S_IRWXU) != 0)
     {
-      error (0, errno, "setting permissions for %s", quoteaf (p->dst_name));
+      error (0, errno, _("setting permissions for %s"), quoteaf (p->dst_name));
       return false;
     }
   /* cp prints these lines unquoted.  */
@@ -134,7 +135,7 @@ make_each (struct parents *p, struct fcopy_options const *opts)
       if (missing ? !make_dir (p, opts) : !S_ISDIR (st.st_mode))
         {
           if (!missing)
-            error (0, 0, "%s exists but is not a directory",
+            error (0, 0, _("%s exists but is not a directory"),
                    quoteaf (p->dst_name));
           return false;
         }
@@ -159,7 +160,7 @@ make_parents (struct parents *p, char const *dst_name, size_t src_offset,
     ok = p->made_dir = make_each (p, opts);
   else if (!S_ISDIR (st.st_mode))
     {
-      error (0, 0, "%s exists but is not a directory", quoteaf (parent));
+      error (0, 0, _("%s exists but is not a directory"), quoteaf (parent));
       ok = false;
     }
   free (parent);

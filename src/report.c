@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "i18n.h"
 #include "out-order.h"
 #include "quote-name.h"
 
@@ -44,7 +45,7 @@ error (int status, int errnum, char const *format, ...)
 void
 report_omitted_dir (char const *name)
 {
-  error (0, 0, "-r not specified; omitting directory %s", quoteaf (name));
+  error (0, 0, _("-r not specified; omitting directory %s"), quoteaf (name));
 }
 
 void
@@ -54,6 +55,41 @@ report_verbose (char const *src_name, char const *dst_name)
               quoteaf_n (1, dst_name));
 }
 
+/* cp's word (coreutils 9.2 and later, copy.c's copy_debug_string) for
+   what the clone or copy offload step did.  cp leaves a clone that met a
+   real error (EIO...) "unknown", but calls a failed copy_file_range
+   "unsupported": it sets that before it reports the error.  */
+static char const *
+cp_word (enum step_state state, bool clone)
+{
+  switch (state)
+    {
+    case STEP_DONE: return "yes";
+    case STEP_FAILED: return clone ? "unknown" : "unsupported";
+    case STEP_UNSUPPORTED: return "unsupported";
+    case STEP_AVOIDED: return "avoided";
+    case STEP_NEVER: return "no";
+    default: return "unknown";
+    }
+}
+
+/* cp's word for how holes were looked for (copy_debug_sparse_string):
+   "unknown" where no byte was copied (a clone, or a failed clone).  */
+static char const *
+cp_sparse_word (struct copy_report const *r)
+{
+  if (r->clone == STEP_DONE || r->failure == FAILED_CLONE)
+    return "unknown";
+  switch (r->holes)
+    {
+    case HOLES_SEEK: return "SEEK_HOLE";
+    case HOLES_ZEROS: return "zeros";
+    case HOLES_SEEK_ZEROS: return "SEEK_HOLE + zeros";
+    default: return "no";
+    }
+}
+
+/* fcopy's word for a step cp does not have: "no" for one not reached.  */
 static char const *
 step_word (enum step_state state)
 {
@@ -63,7 +99,7 @@ step_word (enum step_state state)
     case STEP_DONE: return "yes";
     case STEP_UNSUPPORTED: return "unsupported";
     case STEP_FAILED: return "failed";
-    default: return NULL;
+    default: return "no";
     }
 }
 
@@ -71,34 +107,25 @@ void
 report_debug (char const *src_name, char const *dst_name,
               struct copy_report const *r)
 {
-  static char const *const holes_word[] = {
-    [HOLES_NONE] = "no", [HOLES_SEEK] = "SEEK_HOLE", [HOLES_ZEROS] = "zeros"
-  };
-  struct { char const *name; enum step_state state; } const steps[] = {
-    { "reflink", r->clone }, { "copy offload", r->offload },
-    { "splice", r->splice }, { "read/write", r->rw },
-  };
-  char line[256];
-  size_t n = 0;
-  char const *sep = " (";
-
-  /* The steps, then one line whole: with --jobs, in its place.  */
-#define ADD(...) \
-  (n += snprintf (line + n, n < sizeof line ? sizeof line - n : 0, \
-                  __VA_ARGS__))
-  /* Steps an earlier one made unnecessary are not printed.  */
-  for (size_t i = 0; i < sizeof steps / sizeof *steps; i++)
-    if (step_word (steps[i].state))
-      {
-        ADD ("%s%s: %s", sep, steps[i].name, step_word (steps[i].state));
-        sep = ", ";
-      }
-  /* Holes matter only where bytes were copied, not cloned.  */
-  if (r->clone != STEP_DONE && r->failure != FAILED_CLONE)
-    ADD ("%ssparse detection: %s", sep, holes_word[r->holes]);
-#undef ADD
-  out_printf (stdout, "%s -> %s%s)\n", quoteaf_n (0, src_name),
-              quoteaf_n (1, dst_name), line);
+  /* No step was reached (--attributes-only, an empty range): as cp
+     without data to copy, only the -v line.  */
+  if (r->clone == STEP_NOT_TRIED && r->offload == STEP_NOT_TRIED
+      && r->splice == STEP_NOT_TRIED && r->rw == STEP_NOT_TRIED)
+    {
+      out_printf (stdout, "%s -> %s\n", quoteaf_n (0, src_name),
+                  quoteaf_n (1, dst_name));
+      return;
+    }
+  /* One piece, so that with --jobs the lines stay together and in
+     their place.  */
+  out_printf (stdout,
+              "%s -> %s\n"
+              "copy offload: %s, reflink: %s, sparse detection: %s\n"
+              "splice: %s, read/write: %s\n",
+              quoteaf_n (0, src_name), quoteaf_n (1, dst_name),
+              cp_word (r->offload, false), cp_word (r->clone, true),
+              cp_sparse_word (r),
+              step_word (r->splice), step_word (r->rw));
 }
 
 void

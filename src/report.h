@@ -9,10 +9,13 @@
 /* -v: "'SRC' -> 'DST'", as GNU cp prints it.  */
 void report_verbose (char const *src_name, char const *dst_name);
 
-/* --debug: the -v line followed by what each step of the ladder did,
-   e.g. "'a' -> 'b' (reflink: unsupported, copy offload: yes,
-   sparse detection: SEEK_HOLE)".  Scripts and tests parse it: keep the
-   wording stable.  */
+/* --debug: three lines, the first two as cp 9.2 and later print them
+   (its --debug implies -v), so that scripts written for cp parse them:
+     'a' -> 'b'
+     copy offload: yes, reflink: unsupported, sparse detection: no
+   then fcopy's own steps, which cp does not have:
+     splice: no, read/write: no
+   Scripts and tests parse them: keep the wording stable.  */
 void report_debug (char const *src_name, char const *dst_name,
                    struct copy_report const *report);
 

@@ -16,6 +16,7 @@
 #include "copy-file.h"
 #include "dest.h"
 #include "error.h"
+#include "i18n.h"
 #include "link-file.h"
 #include "metadata.h"
 #include "out-order.h"
@@ -62,8 +63,8 @@ copy_symlink (struct walk const *w, FTSENT const *ent,
   ssize_t len = readlink (ent->fts_accpath, target, size);
   bool ok = false;
   if (len < 0 || (size_t) len == size)
-    error (0, len < 0 ? errno : ENAMETOOLONG, "cannot read symbolic link %s",
-           quoteaf (ent->fts_path));
+    error (0, len < 0 ? errno : ENAMETOOLONG,
+           _("cannot read symbolic link %s"), quoteaf (ent->fts_path));
   else
     {
       target[len] = '\0';
@@ -71,7 +72,7 @@ copy_symlink (struct walk const *w, FTSENT const *ent,
         {
           ok = symlinkat (target, dst->dirfd, dst->rel) == 0;
           if (!ok)
-            error (0, errno, "cannot create symbolic link %s",
+            error (0, errno, _("cannot create symbolic link %s"),
                    quoteaf (dst->name));
           else
             {
@@ -97,8 +98,8 @@ copy_special (struct walk const *w, FTSENT const *ent,
   if (mknodat (dst->dirfd, dst->rel, (st->st_mode & S_IFMT) | mode,
                st->st_rdev) != 0)
     {
-      error (0, errno, S_ISFIFO (st->st_mode) ? "cannot create fifo %s"
-             : "cannot create special file %s", quoteaf (dst->name));
+      error (0, errno, S_ISFIFO (st->st_mode) ? _("cannot create fifo %s")
+             : _("cannot create special file %s"), quoteaf (dst->name));
       return false;
     }
   remember_dest (&w->t->mem, dst);
@@ -143,10 +144,10 @@ link_to_earlier (struct walk const *w, FTSENT const *ent,
       *ok = ((!replace || unlinkat (dst->dirfd, dst->rel, 0) == 0)
              && linkat (AT_FDCWD, first, dst->dirfd, dst->rel, 0) == 0);
       if (!*ok)
-        error (0, errno, "cannot create hard link %s to %s",
+        error (0, errno, _("cannot create hard link %s to %s"),
                quoteaf_n (0, dst->name), quoteaf_n (1, first));
       else if (replace && opts->verbose)
-        out_printf (stdout, "removed %s\n", quoteaf (dst->name));
+        out_printf (stdout, _("removed %s\n"), quoteaf (dst->name));
     }
   dest_free (&d);
   return true;

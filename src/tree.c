@@ -12,6 +12,7 @@
 
 #include <config.h>
 #include "tree.h"
+#include "i18n.h"
 #include "tree-walk.h"
 
 #include <errno.h>
@@ -131,7 +132,7 @@ hold_dir (struct walk *w, FTSENT const *ent, struct dst_path const *dst)
                    O_PATH | O_DIRECTORY | O_CLOEXEC | follow);
   if (fd < 0)
     {
-      error (0, errno, "cannot open directory %s", quoteaf (dst->name));
+      error (0, errno, _("cannot open directory %s"), quoteaf (dst->name));
       return false;
     }
   if (w->dir_fd_alloc <= level)
@@ -184,7 +185,7 @@ made_dir (struct walk *w, FTSENT *ent, struct dst_path const *dst,
       || (errno == ENOENT
           && fchmodat (dst->dirfd, dst->rel, mode | S_IRWXU, 0) == 0))
     return true;
-  error (0, errno, "setting permissions for %s", quoteaf (dst->name));
+  error (0, errno, _("setting permissions for %s"), quoteaf (dst->name));
   return false;
 }
 
@@ -224,10 +225,10 @@ enter_dir (struct walk *w, FTSENT *ent, struct dst_path const *dst)
     }
   errno = mkdir_errno;
   if (errno == EEXIST && !new_root)
-    error (0, 0, "cannot overwrite non-directory %s with directory %s",
+    error (0, 0, _("cannot overwrite non-directory %s with directory %s"),
            quoteaf_n (0, dst->name), quoteaf_n (1, ent->fts_path));
   else
-    error (0, errno, "cannot create directory %s", quoteaf (dst->name));
+    error (0, errno, _("cannot create directory %s"), quoteaf (dst->name));
   return false;
 }
 
@@ -251,7 +252,7 @@ set_dir_metadata (struct fcopy_options const *opts, struct left_dir const *d)
   close (d->fd);
   bool ok = 0 <= dst_fd;
   if (!ok)
-    error (0, errno, "cannot open directory %s", quoteaf (dst->name));
+    error (0, errno, _("cannot open directory %s"), quoteaf (dst->name));
   else
     {
       struct meta_job m = { src_fd, dst_fd, d->src_path, *dst, d->st,
@@ -261,7 +262,7 @@ set_dir_metadata (struct fcopy_options const *opts, struct left_dir const *d)
          operand's also in its parent.  */
       if (opts->fsync && fsync (dst_fd) != 0)
         {
-          error (0, errno, "failed to sync %s", quoteaf (dst->name));
+          error (0, errno, _("failed to sync %s"), quoteaf (dst->name));
           ok = false;
         }
       if (opts->fsync && created && d->root)
@@ -327,12 +328,12 @@ copy_entry (struct walk *w, FTS *fts, FTSENT *ent)
   switch (ent->fts_info)
     {
     case FTS_DC:
-      error (0, 0, "cannot copy cyclic symbolic link %s",
+      error (0, 0, _("cannot copy cyclic symbolic link %s"),
              quoteaf (ent->fts_path));
       return false;
     case FTS_DNR: case FTS_ERR: case FTS_NS:
       error (0, ent->fts_errno, ent->fts_info == FTS_NS
-             ? "cannot stat %s" : "cannot access %s",
+             ? _("cannot stat %s") : _("cannot access %s"),
              quoteaf (ent->fts_path));
       /* A directory that could not be read was entered (FTS_D) first:
          its copy gets its metadata all the same, as cp gives it.  */
@@ -344,7 +345,7 @@ copy_entry (struct walk *w, FTS *fts, FTSENT *ent)
       if (opts->dereference == DEREF_ALWAYS
           || (opts->dereference == DEREF_COMMAND_LINE && ent->fts_level == 0))
         {
-          error (0, ENOENT, "cannot stat %s", quoteaf (ent->fts_path));
+          error (0, ENOENT, _("cannot stat %s"), quoteaf (ent->fts_path));
           return false;
         }
       break;
@@ -435,7 +436,7 @@ copy_tree (struct tree_copy *t, char const *src_name, char const *dst_name,
       && S_ISDIR (src_st.st_mode) && stat (dst_name, &dst_st) == 0
       && SAME_INODE (src_st, dst_st))
     {
-      error (0, 0, "%s and %s are the same file",
+      error (0, 0, _("%s and %s are the same file"),
              quoteaf_n (0, src_name), quoteaf_n (1, dst_name));
       return false;
     }
@@ -444,7 +445,7 @@ copy_tree (struct tree_copy *t, char const *src_name, char const *dst_name,
       struct stat st;
       if (stat (src_name, &st) == 0 && S_ISDIR (st.st_mode))
         {
-          error (0, 0, "cannot copy a directory, %s, into itself, %s",
+          error (0, 0, _("cannot copy a directory, %s, into itself, %s"),
                  quoteaf_n (0, src_name), quoteaf_n (1, dst_name));
           return false;
         }
@@ -454,7 +455,7 @@ copy_tree (struct tree_copy *t, char const *src_name, char const *dst_name,
   FTS *fts = fts_open (roots, flags, by_inode);
   if (!fts)
     {
-      error (0, errno, "cannot access %s", quoteaf (src_name));
+      error (0, errno, _("cannot access %s"), quoteaf (src_name));
       return false;
     }
   /* src_root_len: until the root is read.  */
@@ -466,7 +467,7 @@ copy_tree (struct tree_copy *t, char const *src_name, char const *dst_name,
     ok &= copy_entry (&w, fts, ent);
   if (errno != 0 || fts_close (fts) != 0)
     {
-      error (0, errno, "cannot walk %s", quoteaf (src_name));
+      error (0, errno, _("cannot walk %s"), quoteaf (src_name));
       ok = false;
     }
   /* --jobs: the operand is done when its last file is, before the next

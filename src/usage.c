@@ -8,28 +8,30 @@
 
 #include "error.h"
 #include "exitfail.h"
+#include "i18n.h"
 #include "progname.h"
+#include "version-etc.h"
 
 _Noreturn void
 usage (int status)
 {
   if (status != EXIT_SUCCESS)
     {
-      fprintf (stderr, "Try '%s --help' for more information.\n",
+      fprintf (stderr, _("Try '%s --help' for more information.\n"),
                program_name);
       exit (status);
     }
-  printf ("\
+  printf (_("\
 Usage: %s [OPTION]... [-T] SOURCE DEST\n\
   or:  %s [OPTION]... SOURCE... DIRECTORY\n\
-  or:  %s [OPTION]... -t DIRECTORY SOURCE...\n",
+  or:  %s [OPTION]... -t DIRECTORY SOURCE...\n"),
           program_name, program_name, program_name);
-  printf ("\
+  printf (_("\
   or:  %s --dedupe [OPTION]... SOURCE DEST | SOURCE... DIRECTORY\n\
   or:  %s --dedupe -r [OPTION]... SRCDIR DSTDIR\n\
-  or:  %s --dedupe [-0] --pairs-from=FILE | --groups-from=FILE\n",
+  or:  %s --dedupe [-0] --pairs-from=FILE | --groups-from=FILE\n"),
           program_name, program_name, program_name);
-  fputs ("\
+  fputs (_("\
 Copy SOURCE to DEST, or multiple SOURCE(s) to DIRECTORY, the fastest\n\
 correct way: clone, copy_file_range, splice, then read/write.\n\
 With --dedupe, copy nothing: make identical existing files share extents.\n\
@@ -41,7 +43,10 @@ Mandatory arguments to long options are mandatory for short options too.\n\
   -b                           like --backup but does not accept an argument\n\
       --copy-contents          copy contents of special files when recursive\n\
   -d                           same as --no-dereference --preserve=links\n\
-      --debug                  explain how each file was copied\n\
+      --debug                  explain how each file was copied: the lines\n\
+                                 of cp 9.2 and later (-v's, then copy\n\
+                                 offload, reflink, sparse detection), then\n\
+                                 splice and read/write\n\
   -f, --force                  if an existing destination file cannot be\n\
                                  opened, remove it and try again (this option\n\
                                  is ignored when the -n option is also used)\n\
@@ -91,8 +96,8 @@ Mandatory arguments to long options are mandatory for short options too.\n\
                                  SELinux security context to CTX\n\
       --help                   display this help and exit\n\
       --version                output version information and exit\n\
-\n", stdout);
-  fputs ("\
+\n"), stdout);
+  fputs (_("\
 Backups (see BACKUPS in fcopy(1)):\n\
       --atomic                 write each regular file to a temporary in its\n\
                                  directory and rename it over DEST when it\n\
@@ -140,7 +145,10 @@ regular file.\n\
 Exit status is 0 if every file was copied, 1 if not.  With --dedupe, as\n\
 cmp: 0 if every pair is shared, 1 if some pair differed or was skipped,\n\
 2 on trouble.\n\
-See fcopy(1) for details.\n", stdout);
+See fcopy(1) for details.\n"), stdout);
+  /* GNU's footer, as cp's: where to report bugs and the home page, from
+     AC_INIT's bug-report address and URL (config.h).  */
+  emit_bug_reporting_address ();
   exit (status);
 }
 

@@ -38,7 +38,7 @@ reflink_auto ()
 {
   run --separate-stderr fcopy --debug src dst
   assert_status 0
-  assert_stdout "'src' -> 'dst' (reflink: yes)"
+  assert_stdout "'src' -> 'dst'" "copy offload: unknown, reflink: yes, sparse detection: unknown" "splice: no, read/write: no"
   assert_equal "$stderr" "" stderr
   check_clone dst
 }
@@ -47,7 +47,7 @@ reflink_always ()
 {
   run --separate-stderr fcopy --debug --reflink=always src dst
   assert_status 0
-  assert_stdout "'src' -> 'dst' (reflink: yes)"
+  assert_stdout "'src' -> 'dst'" "copy offload: unknown, reflink: yes, sparse detection: unknown" "splice: no, read/write: no"
   check_clone dst
 }
 
@@ -63,7 +63,7 @@ reflink_never ()
 {
   run --separate-stderr fcopy --debug --reflink=never src dst
   assert_status 0
-  assert_stdout "'src' -> 'dst' (reflink: avoided, copy offload: avoided, splice: yes, sparse detection: no)"
+  assert_stdout "'src' -> 'dst'" "copy offload: avoided, reflink: no, sparse detection: no" "splice: yes, read/write: no"
   check_no_clone dst
 }
 
@@ -72,7 +72,7 @@ sparse_never_no_clone ()
 {
   run --separate-stderr fcopy --debug --sparse=never src dst
   assert_status 0
-  [[ $output == "'src' -> 'dst' (reflink: avoided, copy offload: avoided, "* ]] || {
+  [[ $output == "'src' -> 'dst'"$'\n'"copy offload: avoided, reflink: avoided, "* ]] || {
     echo "debug: $output" >&2; false; }
   check_no_clone dst
 }
@@ -96,7 +96,7 @@ reflink_sparse ()
   write_at src 40 3
   run --separate-stderr fcopy --debug src dst
   assert_status 0
-  assert_stdout "'src' -> 'dst' (reflink: yes)"
+  assert_stdout "'src' -> 'dst'" "copy offload: unknown, reflink: yes, sparse detection: unknown" "splice: no, read/write: no"
   assert_equal "$(hole_map dst)" "$(hole_map src)" "data/hole map"
   (( $(alloc_bytes dst) <= 6 * MiB ))
   check_clone dst
@@ -109,7 +109,12 @@ reflink_into_dir ()
   mkdir d
   run --separate-stderr fcopy --debug src src2 d
   assert_status 0
-  assert_stdout "'src' -> 'd/src' (reflink: yes)" "'src2' -> 'd/src2' (reflink: yes)"
+  assert_stdout "'src' -> 'd/src'" \
+    "copy offload: unknown, reflink: yes, sparse detection: unknown" \
+    "splice: no, read/write: no" \
+    "'src2' -> 'd/src2'" \
+    "copy offload: unknown, reflink: yes, sparse detection: unknown" \
+    "splice: no, read/write: no"
   check_clone d/src
   assert_same src2 d/src2
   extents_all_shared d/src2
