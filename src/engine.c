@@ -55,7 +55,9 @@ struct ladder
 {
   struct copy_job const *job;
   struct copy_report *report;
-  bool punch_zeros;            /* --sparse=always */
+  bool seek_holes;             /* keep the source's holes (SEEK_HOLE) */
+  bool punch_zeros;            /* --sparse=always: and make runs of zeros
+                                  into holes */
   int pipe_fd[2];              /* splice's pipe, made on first use */
   size_t pipe_size;
   char *buf;                   /* read/write buffer, made on first use */
@@ -479,8 +481,7 @@ copy_contents (struct ladder *l, struct fcopy_options const *opts)
                                                         : TYPE_MAXIMUM (off_t);
   bool ok;
 
-  if (opts->sparse != SPARSE_NEVER && looks_sparse (st)
-      && can_seek_data (l->job->src_fd))
+  if (l->seek_holes && can_seek_data (l->job->src_fd))
     {
       l->report->holes = HOLES_SEEK;
       ok = copy_extents (l, end);
@@ -506,17 +507,39 @@ copy_contents (struct ladder *l, struct fcopy_options const *opts)
   return true;
 }
 
+/* Whether holes can be made in the file open on DST_FD.  Only a regular
+   file has them: on a pipe lseek fails (ESPIPE) and so does ftruncate
+   (EINVAL), and a device such as /dev/null has no size to extend.  There
+   the holes are written as zeros, as cp writes them.  */
+static bool
+takes_holes (int dst_fd)
+{
+  struct stat st;
+  return fstat (dst_fd, &st) == 0 && S_ISREG (st.st_mode);
+}
+
+/* Set L's hole handling from OPTS.  In range mode a skipped block would
+   keep the destination's old bytes: zeros are written.  The destination
+   is looked at only when holes might be made.  */
+static void
+plan_holes (struct ladder *l, struct fcopy_options const *opts)
+{
+  struct copy_job const *job = l->job;
+  bool seek = opts->sparse != SPARSE_NEVER && looks_sparse (job->src_st);
+  bool punch = opts->sparse == SPARSE_ALWAYS;
+  if (job->range || !(seek || punch) || !takes_holes (job->dst_fd))
+    return;
+  l->seek_holes = seek;
+  l->punch_zeros = punch;
+}
+
 bool
 copy_data (struct copy_job const *job, struct fcopy_options const *opts,
            struct copy_report *report)
 {
   *report = (struct copy_report) { 0 };
-  struct ladder l = { .job = job, .report = report,
-                      /* In range mode a skipped block would keep the
-                         destination's old bytes: zeros are written.  */
-                      .punch_zeros = (opts->sparse == SPARSE_ALWAYS
-                                      && !job->range),
-                      .pipe_fd = { -1, -1 } };
+  struct ladder l = { .job = job, .report = report, .pipe_fd = { -1, -1 } };
+  plan_holes (&l, opts);
 
   /* --sparse=never wants every byte allocated, which a shared extent of
      a sparse source is not; copy_file_range reflinks on btrfs and XFS,

@@ -7,6 +7,7 @@ TESTS = \
   tests/cli.bats \
   tests/bytes.bats \
   tests/sparse.bats \
+  tests/sparse-stream.bats \
   tests/reflink-btrfs.bats \
   tests/reflink-xfs.bats \
   tests/reflink-unsupported.bats \
