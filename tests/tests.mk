@@ -8,6 +8,7 @@ TESTS = \
   tests/bytes.bats \
   tests/sparse.bats \
   tests/sparse-stream.bats \
+  tests/early-eof.bats \
   tests/reflink-btrfs.bats \
   tests/reflink-xfs.bats \
   tests/reflink-unsupported.bats \
