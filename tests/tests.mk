@@ -9,6 +9,7 @@ TESTS = \
   tests/sparse.bats \
   tests/sparse-stream.bats \
   tests/early-eof.bats \
+  tests/fifo-source.bats \
   tests/reflink-btrfs.bats \
   tests/reflink-xfs.bats \
   tests/reflink-unsupported.bats \
