@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "acl.h"
@@ -57,6 +58,40 @@ open_source (char const *src_name, struct stat *st, char const *verbose_dst)
   if (!S_ISREG (st->st_mode) && !S_ISDIR (st->st_mode))
     fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~O_NONBLOCK);
   return fd;
+}
+
+/* Make FD, open with O_NONBLOCK on the FIFO NAME (ST), read as cp reads
+   a FIFO.  A FIFO opened before any writer came reads as EOF at once
+   (pipe(7)), blocking or not, where cp's blocking open waits for a
+   writer: open it again, blocking, through /proc/self/fd (the same FIFO
+   whatever its name is now), or by NAME where /proc is not mounted, then
+   close FD.  Bytes already queued mean that a writer came (and maybe
+   left) between our open and now: FD reads them, and EOF after them is
+   true.  Return the descriptor to read, or -1 after a message.  */
+static int
+wait_for_writer (int fd, char const *name, struct stat const *st)
+{
+  int queued;
+  if (ioctl (fd, FIONREAD, &queued) == 0 && 0 < queued)
+    return fd;
+  char fd_name[sizeof "/proc/self/fd/" + INT_STRLEN_BOUND (int)];
+  sprintf (fd_name, "/proc/self/fd/%d", fd);
+  int new_fd = open (fd_name, O_RDONLY | O_NOCTTY | O_CLOEXEC);
+  if (new_fd < 0 && errno == ENOENT)
+    new_fd = open (name, O_RDONLY | O_NOCTTY | O_CLOEXEC);
+  struct stat new_st;
+  bool ok = 0 <= new_fd && fstat (new_fd, &new_st) == 0;
+  if (!ok)
+    error (0, errno, "cannot open %s for reading", quoteaf (name));
+  else if (!SAME_INODE (*st, new_st))
+    {
+      error (0, 0, "%s was replaced while it was opened", quoteaf (name));
+      ok = false;
+    }
+  if (!ok && 0 <= new_fd)
+    close (new_fd);
+  close (fd);
+  return ok ? new_fd : -1;
 }
 
 /* Whether JOB's source and destination ranges share a byte.  */
@@ -417,6 +452,8 @@ copy_file (char const *src_name, struct dst_path const *dst,
      source that is there but cannot be read gets its -v line.  */
   int src_fd = open_source (src_name, &src_st,
                             opts->verbose && !opts->debug ? dst->name : NULL);
+  if (0 <= src_fd && S_ISFIFO (src_st.st_mode))
+    src_fd = wait_for_writer (src_fd, src_name, &src_st);
   if (src_fd < 0)
     return false;
 

@@ -21,11 +21,8 @@
 #include "full-write.h"
 #include "ignore-value.h"
 #include "intprops.h"
+#include "minmax.h"
 #include "safe-read.h"
-
-#ifndef MIN
-# define MIN(a, b) ((a) < (b) ? (a) : (b))
-#endif
 
 /* glibc 2.41 and 2.42 corrupt copy_file_range requests above 2 GiB, and
    the kernel moves at most MAX_RW_COUNT (INT_MAX rounded down to a page)
@@ -55,10 +52,13 @@ struct ladder
 {
   struct copy_job const *job;
   struct copy_report *report;
-  bool punch_zeros;            /* --sparse=always */
+  bool seek_holes;             /* keep the source's holes (SEEK_HOLE) */
+  bool punch_zeros;            /* --sparse=always: and make runs of zeros
+                                  into holes */
   int pipe_fd[2];              /* splice's pipe, made on first use */
   size_t pipe_size;
   char *buf;                   /* read/write buffer, made on first use */
+  off_t src_reached, dst_reached;  /* where the last range's copy ended */
 };
 
 /* The result of one step on one range.  STEP_RW_ONLY: unsupported in a
@@ -370,6 +370,16 @@ drop_preallocation (int dst_fd)
   errno = saved_errno;
 }
 
+/* Note where a copy stopped: before the end asked for when the source's
+   data ended early (EOF before st_size).  Return true.  */
+static bool
+reached (struct ladder *l, off_t src_pos, off_t dst_pos)
+{
+  l->src_reached = src_pos;
+  l->dst_reached = dst_pos;
+  return true;
+}
+
 /* Run what is left of the ladder after cloning on the bytes
    [SRC_POS, END) of the source, to DST_POS on in the destination.
    A step found unsupported for one range is not tried for the next.  */
@@ -389,7 +399,7 @@ climb_ladder (struct ladder *l, off_t src_pos, off_t dst_pos, off_t end)
         }
       r->offload = res == STEP_OK ? STEP_DONE : STEP_UNSUPPORTED;
       if (res == STEP_OK)
-        return true;
+        return reached (l, src_pos, dst_pos);
       if (res == STEP_RW_ONLY)
         r->splice = STEP_AVOIDED;
     }
@@ -404,7 +414,7 @@ climb_ladder (struct ladder *l, off_t src_pos, off_t dst_pos, off_t end)
         }
       r->splice = res == STEP_OK ? STEP_DONE : STEP_UNSUPPORTED;
       if (res == STEP_OK)
-        return true;
+        return reached (l, src_pos, dst_pos);
       close (l->pipe_fd[0]);
       close (l->pipe_fd[1]);
       l->pipe_fd[0] = l->pipe_fd[1] = -1;
@@ -412,27 +422,40 @@ climb_ladder (struct ladder *l, off_t src_pos, off_t dst_pos, off_t end)
 
   bool ok = copy_via_rw (l, &src_pos, &dst_pos, end) == STEP_OK;
   r->rw = ok ? STEP_DONE : STEP_FAILED;
-  return ok;
+  return reached (l, src_pos, dst_pos) && ok;
 }
 
 /* Copy the source's bytes [SRC_POS, END) to DST_POS on, into blocks
-   reserved for them.  */
+   reserved for them.  L->src_reached tells where the source's data
+   ended, which may be before END.  */
 static bool
 copy_range (struct ladder *l, off_t src_pos, off_t dst_pos, off_t end)
 {
   bool reserved = (end != TYPE_MAXIMUM (off_t)
                    && preallocate (l, dst_pos, dst_pos + (end - src_pos)));
   bool ok = climb_ladder (l, src_pos, dst_pos, end);
-  if (!ok && reserved)
+  if ((!ok || l->src_reached < end) && reserved)
     drop_preallocation (l->job->dst_fd);
   return ok;
 }
 
-/* Copy the data of a file with holes, extent by extent, then give the
-   destination the source's size: a trailing hole has no data to write.
-   SIZE is st_size; data past it (a growing file) is not copied.  */
+/* The end of a trailing hole of the source, which starts at POS: the
+   source's size now, if it shrank below SIZE (its st_size) since it was
+   stat'ed, but never before POS, where the data read ended.  */
+static off_t
+trailing_hole_end (int src_fd, off_t pos, off_t size)
+{
+  off_t now = lseek (src_fd, 0, SEEK_END);
+  return now < 0 ? -1 : MAX (pos, MIN (now, size));
+}
+
+/* Copy the data of a file with holes, extent by extent, and set *EOF to
+   the size the destination must have: a trailing hole has no data to
+   write.  SIZE is st_size; data past it (a growing file) is not copied.
+   A read that ends before the hole the source announced means that the
+   file is shorter than it said (sysfs) or shrank: DEST ends there.  */
 static bool
-copy_extents (struct ladder *l, off_t size)
+copy_extents (struct ladder *l, off_t size, off_t *eof)
 {
   int src_fd = l->job->src_fd;
   off_t pos = 0;
@@ -447,11 +470,20 @@ copy_extents (struct ladder *l, off_t size)
           l->report->failure = FAILED_READ;
           return false;
         }
-      if (!copy_range (l, data, data, MIN (hole, size)))
+      off_t end = MIN (hole, size);
+      if (!copy_range (l, data, data, end))
         return false;
-      pos = hole;
+      if (l->src_reached < end)
+        {
+          *eof = l->dst_reached;
+          return true;
+        }
+      pos = end;
     }
-  return true;
+  *eof = pos < size ? trailing_hole_end (src_fd, pos, size) : size;
+  if (*eof < 0)
+    l->report->failure = FAILED_READ;
+  return 0 <= *eof;
 }
 
 /* Whether the source has fewer blocks than its size needs, the cheap
@@ -477,16 +509,19 @@ copy_contents (struct ladder *l, struct fcopy_options const *opts)
   /* st_size is 0 for files in /proc: then copy until EOF.  */
   off_t end = S_ISREG (st->st_mode) && 0 < st->st_size ? st->st_size
                                                         : TYPE_MAXIMUM (off_t);
+  off_t size;                   /* DEST's size: where the data read ended */
   bool ok;
 
-  if (opts->sparse != SPARSE_NEVER && looks_sparse (st)
-      && can_seek_data (l->job->src_fd))
+  if (l->seek_holes && can_seek_data (l->job->src_fd))
     {
       l->report->holes = HOLES_SEEK;
-      ok = copy_extents (l, end);
+      ok = copy_extents (l, end, &size);
     }
   else
-    ok = copy_range (l, 0, 0, end);
+    {
+      ok = copy_range (l, 0, 0, end);
+      size = l->dst_reached;
+    }
   if (!ok)
     return false;
 
@@ -495,10 +530,10 @@ copy_contents (struct ladder *l, struct fcopy_options const *opts)
                         : HOLES_ZEROS);
   if (l->report->holes != HOLES_NONE)
     {
-      /* Set the size even if the last bytes were a hole.  */
-      off_t size = end == TYPE_MAXIMUM (off_t)
-                   ? lseek (l->job->dst_fd, 0, SEEK_CUR) : end;
-      if (size < 0 || ftruncate (l->job->dst_fd, size) != 0)
+      /* Set the size even if the last bytes were a hole, but never past
+         the last byte the source gave: sysfs files claim st_size 4096
+         and no blocks, and a file may shrink while it is read.  */
+      if (ftruncate (l->job->dst_fd, size) != 0)
         {
           l->report->failure = FAILED_EXTEND;
           return false;
@@ -507,17 +542,39 @@ copy_contents (struct ladder *l, struct fcopy_options const *opts)
   return true;
 }
 
+/* Whether holes can be made in the file open on DST_FD.  Only a regular
+   file has them: on a pipe lseek fails (ESPIPE) and so does ftruncate
+   (EINVAL), and a device such as /dev/null has no size to extend.  There
+   the holes are written as zeros, as cp writes them.  */
+static bool
+takes_holes (int dst_fd)
+{
+  struct stat st;
+  return fstat (dst_fd, &st) == 0 && S_ISREG (st.st_mode);
+}
+
+/* Set L's hole handling from OPTS.  In range mode a skipped block would
+   keep the destination's old bytes: zeros are written.  The destination
+   is looked at only when holes might be made.  */
+static void
+plan_holes (struct ladder *l, struct fcopy_options const *opts)
+{
+  struct copy_job const *job = l->job;
+  bool seek = opts->sparse != SPARSE_NEVER && looks_sparse (job->src_st);
+  bool punch = opts->sparse == SPARSE_ALWAYS;
+  if (job->range || !(seek || punch) || !takes_holes (job->dst_fd))
+    return;
+  l->seek_holes = seek;
+  l->punch_zeros = punch;
+}
+
 bool
 copy_data (struct copy_job const *job, struct fcopy_options const *opts,
            struct copy_report *report)
 {
   *report = (struct copy_report) { 0 };
-  struct ladder l = { .job = job, .report = report,
-                      /* In range mode a skipped block would keep the
-                         destination's old bytes: zeros are written.  */
-                      .punch_zeros = (opts->sparse == SPARSE_ALWAYS
-                                      && !job->range),
-                      .pipe_fd = { -1, -1 } };
+  struct ladder l = { .job = job, .report = report, .pipe_fd = { -1, -1 } };
+  plan_holes (&l, opts);
 
   /* --sparse=never wants every byte allocated, which a shared extent of
      a sparse source is not; copy_file_range reflinks on btrfs and XFS,

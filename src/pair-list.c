@@ -7,6 +7,7 @@
 #include "pair-list.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,18 +32,40 @@ pair_list_free (struct pair_list *l)
   l->line = l->src = NULL;
 }
 
+/* The longest name a record may hold: the kernel refuses a file name of
+   PATH_MAX bytes, its terminating NUL counted, with ENAMETOOLONG.  */
+enum { RECORD_MAX = PATH_MAX - 1 };
+
+/* What next_record returns for a record longer than RECORD_MAX.  */
+enum { RECORD_TOO_LONG = -2 };
+
 /* Read the next record into L->line without its terminator.  Return its
-   length, or -1 at EOF or on a read error.  The last record may lack its
-   terminator, as the last line of a text file may.  */
+   length; RECORD_TOO_LONG, having read RECORD_MAX + 1 of its bytes; or
+   -1 at EOF or on a read error (ferror tells).  Reading stops at the
+   bound, so a list without separators (/dev/zero) cannot eat memory
+   as getdelim would, whose ENOMEM looks like EOF.  The last record may
+   lack its terminator, as the last line of a text file may.  */
 static ssize_t
 next_record (struct pair_list *l)
 {
-  char sep = l->null_sep ? '\0' : '\n';
-  ssize_t len = getdelim (&l->line, &l->line_size, sep, l->file);
-  if (0 < len && l->line[len - 1] == sep)
-    l->line[--len] = '\0';
-  if (0 <= len)
-    l->record++;
+  int sep = l->null_sep ? '\0' : '\n';
+  if (!l->line)
+    l->line = xmalloc (RECORD_MAX + 1);
+  size_t len = 0;
+  int c;
+  while ((c = getc (l->file)) != EOF && c != sep)
+    {
+      if (len == RECORD_MAX)
+        {
+          l->record++;
+          return RECORD_TOO_LONG;
+        }
+      l->line[len++] = c;
+    }
+  if (c == EOF && (len == 0 || ferror (l->file)))
+    return -1;
+  l->line[len] = '\0';
+  l->record++;
   return len;
 }
 
@@ -80,9 +103,11 @@ pair_list_next (struct pair_list *l, char const **src, char const **dst)
       l->pair_done = false;
     }
   ssize_t len;
-  while ((len = next_record (l)) >= 0)
+  while ((len = next_record (l)) != -1)
     {
-      if (len == 0 && l->groups)
+      if (len == RECORD_TOO_LONG)
+        return bad_list (l, 0, "file name too long");
+      else if (len == 0 && l->groups)
         {
           free (l->src);        /* a group ends */
           l->src = NULL;

@@ -17,7 +17,6 @@ struct pair_list
   bool null_sep;                /* records end with NUL, not newline */
   bool groups;                  /* fdupes-style groups, not pairs */
   char *line, *src;             /* the record read, the source held */
-  size_t line_size;
   uintmax_t record;             /* records read so far */
   bool pair_done;               /* the last pair returned ended a pair */
   int err;                      /* after LIST_BAD: errno, or 0 */

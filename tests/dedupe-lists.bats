@@ -286,3 +286,30 @@ make_numbered ()
   no_common_physical a3 b3
   extents_none_shared b2
 }
+
+@test "--pairs-from: a name longer than PATH_MAX: record N: file name too long, exit 2" {
+  make_numbered 2
+  { printf '%s\n' a1 b1; head -c 5000 /dev/zero | tr '\0' x; printf '\n%s\n' b2 a2 b2; } >list
+  run --separate-stderr fcopy --dedupe --pairs-from=list
+  assert_status 2
+  assert_stderr "fcopy: 'list': record 3: file name too long"
+  same_physical a1 b1
+  no_common_physical a2 b2
+}
+
+@test "--pairs-from=/dev/zero under ulimit -v: a bad record, not an empty list" {
+  # One endless record: read in bounded pieces, it is too long at once;
+  # read whole, it ran out of memory, and that was taken for EOF.
+  run --separate-stderr bash -c 'ulimit -v 300000; exec -a fcopy "$0" "$@"' \
+    "$FCOPY" --dedupe --stats --pairs-from=/dev/zero
+  assert_status 2
+  assert_stderr "fcopy: '/dev/zero': record 1: file name too long"
+  [[ $output == "pairs examined: 1"$'\n'* ]] || { echo "stdout: $output" >&2; false; }
+}
+
+@test "--pairs-from: a list that cannot be read: error reading it, exit 2" {
+  mkdir dir
+  run --separate-stderr fcopy --dedupe --pairs-from=dir
+  assert_status 2
+  assert_stderr "fcopy: error reading 'dir': Is a directory"
+}

@@ -7,6 +7,9 @@ TESTS = \
   tests/cli.bats \
   tests/bytes.bats \
   tests/sparse.bats \
+  tests/sparse-stream.bats \
+  tests/early-eof.bats \
+  tests/fifo-source.bats \
   tests/reflink-btrfs.bats \
   tests/reflink-xfs.bats \
   tests/reflink-unsupported.bats \

@@ -9,6 +9,7 @@
 #include <config.h>
 #include "fuzz.h"
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,7 +44,8 @@ reference_next (struct reference *r, char const **src, size_t *src_len,
       r->record++;
       if (rec_len == 0 && r->groups)
         r->src = NULL;
-      else if (rec_len == 0 || memchr (rec, '\0', rec_len))
+      else if (rec_len == 0 || rec_len >= PATH_MAX
+               || memchr (rec, '\0', rec_len))
         return LIST_BAD;
       else if (!r->src)
         {
