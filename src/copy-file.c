@@ -82,10 +82,10 @@ wait_for_writer (int fd, char const *name, struct stat const *st)
   struct stat new_st;
   bool ok = 0 <= new_fd && fstat (new_fd, &new_st) == 0;
   if (!ok)
-    error (0, errno, "cannot open %s for reading", quoteaf (name));
+    error (0, errno, _("cannot open %s for reading"), quoteaf (name));
   else if (!SAME_INODE (*st, new_st))
     {
-      error (0, 0, "%s was replaced while it was opened", quoteaf (name));
+      error (0, 0, _("%s was replaced while it was opened"), quoteaf (name));
       ok = false;
     }
   if (!ok && 0 <= new_fd)
