@@ -452,8 +452,6 @@ copy_file (char const *src_name, struct dst_path const *dst,
      source that is there but cannot be read gets its -v line.  */
   int src_fd = open_source (src_name, &src_st,
                             opts->verbose && !opts->debug ? dst->name : NULL);
-  if (0 <= src_fd && S_ISFIFO (src_st.st_mode))
-    src_fd = wait_for_writer (src_fd, src_name, &src_st);
   if (src_fd < 0)
     return false;
 
@@ -466,10 +464,15 @@ copy_file (char const *src_name, struct dst_path const *dst,
   else
     {
       struct copy_job job = { .src_fd = src_fd, .src_st = &src_st };
-      ok = ((!opts->range || plan_range (&job, opts, src_name))
-            && copy_to_dest (&job, src_name, dst, opts, mem));
+      /* A range a FIFO cannot give is refused before any wait.  */
+      ok = !opts->range || plan_range (&job, opts, src_name);
+      if (ok && S_ISFIFO (src_st.st_mode))
+        ok = 0 <= (job.src_fd = src_fd = wait_for_writer (src_fd, src_name,
+                                                          &src_st));
+      ok = ok && copy_to_dest (&job, src_name, dst, opts, mem);
     }
 
-  close (src_fd);
+  if (0 <= src_fd)
+    close (src_fd);
   return ok;
 }
