@@ -32,7 +32,7 @@ setup ()
   make_random tree/big 300000
   make_random tree/d/small 5000
   printf 'tiny\n' >tree/d/tiny
-  (cd tree && find . -type f -exec md5sum {} + | sort) >sums
+  tree_sums tree >sums
   # The premise of the lists: the clone is refused, copy_file_range
   # moves the data.
   rm -f premise.log
@@ -42,6 +42,17 @@ setup ()
         $(calls_made premise.log copy_file_range) -ne 1 ]]; then
     skip_or_fail "the lists are for a filesystem that refuses FICLONE; $BATS_TEST_TMPDIR clones"
   fi
+}
+
+# tree_sums DIR: the md5sum of each file under DIR, sorted; fails if
+# find or md5sum does (a pipe into sort would hide it) or DIR has no
+# file.
+tree_sums ()
+{
+  local sums
+  sums=$(cd "$1" && find . -type f -exec md5sum {} +) || return 1
+  [[ -n $sums ]] || { echo "tree_sums: no file under $1" >&2; return 1; }
+  sort <<<"$sums"
 }
 
 # strerror ERRNAME: the message glibc gives for it.
@@ -137,7 +148,8 @@ check_case ()
     args+=(-r tree/. out)
   fi
   FCOPY_SHIM_LOG=$PWD/shim.log run --separate-stderr fcopy_fault "$spec" "${args[@]}"
-  (cd tree && find . -type f -exec md5sum {} + | sort) | cmp -s - sums ||
+  tree_sums tree >sums.now || return 1
+  cmp -s sums.now sums ||
     { echo "$what: the source changed"; return 1; }
   made=$(calls_made shim.log "$call") || { echo "$what: no call log"; return 1; }
 
@@ -161,7 +173,8 @@ check_case ()
     if [[ $target == file ]]; then
       cmp -s tree/big out/big || { echo "$what: exit 0, copy incomplete"; return 1; }
     else
-      (cd out && find . -type f -exec md5sum {} + | sort) | cmp -s - sums ||
+      tree_sums out >sums.out || return 1
+      cmp -s sums.out sums ||
         { echo "$what: exit 0, tree incomplete"; return 1; }
     fi
     harmless_n=$((harmless_n + 1))
