@@ -77,7 +77,9 @@ make_tree ()
   # than forty setfattr, setfacl and touch).
   if [[ ! -d $cache ]]; then
     tmp=$(mktemp -d "$cache.XXXX") || return 1
-    _make_tree "$tmp/t" || return 1
+    # strictly: errexit, which _make_tree's subshell relies on, is off
+    # in a call from an || list.
+    strictly _make_tree "$tmp/t" || return 1
     mv -T "$tmp/t" "$cache" 2>/dev/null || [[ -d $cache ]] || return 1
     rm -rf "$tmp"
   fi
@@ -477,8 +479,8 @@ _run_both ()
     chown "$CPDIFF_OWNER" "$base/cp" "$base/fcopy" || return 1
   fi
   for side in cp fcopy; do
-    ( cd "$base/$side" && scene ) ||
-      { echo "run_both: scene failed" >&2; return 1; }
+    ( cd "$base/$side" && _cpdiff_scene ) ||
+      { echo "run_both: scene failed in $side" >&2; return 1; }
   done
   if [[ ${CPDIFF_CHECK_SCENE:-0} == 1 ]]; then
     _cpdiff_snapshots "$t0" "$base/cp" "$base/cp.before" "" "" \
@@ -520,6 +522,18 @@ _run_both ()
     printf '%s\n' "$d" | cat -v >&2
     return 1
   fi
+}
+
+# _cpdiff_scene: the test's scene in the current directory, under errexit
+# (strictly): run_both runs with errexit off (it is called from || lists),
+# and a scene of several commands would otherwise fail only if its last
+# one did.  give needs CPDIFF_OWNER, which is not exported.
+_cpdiff_scene ()
+{
+  if [[ -n ${CPDIFF_OWNER:-} ]]; then
+    export CPDIFF_OWNER
+  fi
+  strictly scene
 }
 
 _cpdiff_cmdline ()
@@ -597,7 +611,8 @@ run_both_tree ()
   eval "$(declare -f scene | sed '1s/^scene /_cpdiff_tree_scene /')"
   scene ()
   {
-    _cpdiff_tree_scene || return
+    # Run by strictly: each command on its own line fails the scene.
+    _cpdiff_tree_scene
     find . -mindepth 1 -printf '%h/\t%i\t%f\0' >"../${PWD##*/}.inodes"
   }
   for try in 1 2 3 4 5; do

@@ -293,6 +293,142 @@ differ_last_byte ()
   on "$XFS"; differ_last_byte
 }
 
+# flip_byte FILE OFFSET: change the byte at OFFSET of FILE, in place.
+flip_byte ()
+{
+  local old
+  old=$(od -An -tu1 -j "$2" -N 1 "$1" | tr -d ' ')
+  [[ $old =~ ^[0-9]+$ ]] || { echo "flip_byte: no byte $2 in $1" >&2; return 1; }
+  printf "\\$(printf '%03o' $(( (old + 1) % 256 )))" |
+    dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+
+# file_extents_state FILE: content checksum, mtime and extents (logical,
+# physical, length, flags) of FILE, to show that --dedupe left it as it
+# was.
+file_extents_state ()
+{
+  local state extents
+  state=$(file_state "$1") || return 1
+  extents=$(extent_list "$1") || return 1
+  [[ -n $extents ]] || { echo "$1: no extents" >&2; return 1; }
+  printf '%s\n%s\n' "$state" "$extents"
+}
+
+# check_differ SRC DST: fcopy --dedupe SRC DST, then with -v, finds the
+# pair differing: exit 1, one message, and both files keep their bytes,
+# mtime and extents.  A range mode's --src-offset, --dst-offset,
+# --length may follow, with SRC and DST the same file.
+check_differ ()
+{
+  local src=$1 dst=$2 src_state dst_state
+  shift 2
+  touch -d "$OLD" "$dst"
+  src_state=$(file_extents_state "$src")
+  dst_state=$(file_extents_state "$dst")
+  run --separate-stderr fcopy --dedupe "$@" "$src" "$dst"
+  assert_status 1
+  assert_stderr "fcopy: '$src' and '$dst' differ"
+  assert_equal "$output" "" stdout
+  assert_equal "$(file_extents_state "$src")" "$src_state" "SRC's content, mtime and extents"
+  assert_equal "$(file_extents_state "$dst")" "$dst_state" "DST's content, mtime and extents"
+  run --separate-stderr fcopy --dedupe -v "$@" "$src" "$dst"
+  assert_status 1
+  assert_stdout "'$src' -> '$dst': differ" "$(dedupe_stats 1 0 0 1 0 0 0)"
+  assert_stderr "fcopy: '$src' and '$dst' differ"
+  assert_equal "$(file_extents_state "$src")" "$src_state" "SRC's content, mtime and extents"
+  assert_equal "$(file_extents_state "$dst")" "$dst_state" "DST's content, mtime and extents"
+}
+
+# first_difference A B: the number (from 1) of the first byte where A
+# and B differ, as cmp says.
+first_difference ()
+{
+  cmp -- "$1" "$2" | sed -n 's/.* differ: [a-z]* \([0-9]*\),.*/\1/p'
+}
+
+# differ_at OFFSET: a pair of SIZE bytes that differs in the byte at
+# OFFSET only.
+differ_at ()
+{
+  make_identical a b "$SIZE"
+  flip_byte b "$1"
+  run ! cmp -s a b
+  assert_equal "$(first_difference a b)" $(( $1 + 1 )) "first differing byte"
+  no_common_physical a b
+  check_differ a b
+}
+
+differ_first_and_middle ()
+{
+  differ_at 0
+  rm a b
+  differ_at $(( SIZE / 2 + 777 ))
+}
+
+@test "btrfs: a pair differing in the first byte or in the middle: 'differ', nothing changed" {
+  on "$BTRFS"; differ_first_and_middle
+}
+
+@test "xfs: a pair differing in the first byte or in the middle: 'differ', nothing changed" {
+  on "$XFS"; differ_first_and_middle
+}
+
+# differ_past_1g: sparse files of 1 GiB + 2 MiB, each with 1 MiB of data
+# at 0 and 64 KiB at 1 GiB, written alike (no shared block); B differs
+# in one byte at 1 GiB + 4097.
+differ_past_1g ()
+{
+  local GiB=$((1024 * MiB)) f
+  make_random head $MiB
+  make_random tail $((64 * 1024))
+  for f in a b; do
+    dd if=head of=$f bs=1M status=none
+    truncate -s $(( GiB + 2 * MiB )) $f
+    dd if=tail of=$f bs=64K seek=$(( GiB / (64 * 1024) )) conv=notrunc status=none
+  done
+  flip_byte b $(( GiB + 4097 ))
+  run ! cmp -s a b
+  assert_equal "$(first_difference a b)" $(( GiB + 4098 )) "first differing byte"
+  no_common_physical a b
+  check_differ a b
+}
+
+@test "btrfs: sparse files differing past 1 GiB: 'differ', nothing changed" {
+  on "$BTRFS"; differ_past_1g
+}
+
+@test "xfs: sparse files differing past 1 GiB: 'differ', nothing changed" {
+  on "$XFS"; differ_past_1g
+}
+
+# ranges_of_one_file: range mode, SOURCE and DEST one file f of two
+# 64 KiB halves alike but for one byte of the second (its first, middle
+# or last): the halves as adjacent ranges (0 to 64K) and swapped (64K to
+# 0) differ, and f keeps its bytes, mtime and extents.
+ranges_of_one_file ()
+{
+  local K64=$((64 * 1024)) at
+  for at in 0 $(( K64 / 2 )) $(( K64 - 1 )); do
+    rm -f half f second
+    make_random half $K64
+    cat half half >f
+    flip_byte f $(( K64 + at ))
+    tail -c $K64 f >second
+    assert_equal "$(first_difference f second)" $(( at + 1 )) "first differing byte of the halves"
+    check_differ f f --src-offset=0 --dst-offset=64K --length=64K
+    check_differ f f --src-offset=64K --dst-offset=0 --length=64K
+  done
+}
+
+@test "btrfs: adjacent and swapped ranges of one file that differ: 'differ', nothing changed" {
+  on "$BTRFS"; ranges_of_one_file
+}
+
+@test "xfs: adjacent and swapped ranges of one file that differ: 'differ', nothing changed" {
+  on "$XFS"; ranges_of_one_file
+}
+
 differ_in_size ()
 {
   local b_state

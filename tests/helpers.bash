@@ -47,6 +47,26 @@ shim_count ()
   grep -cx -- "$2" "$1" || true
 }
 
+# strictly FUNC ARG...: run the shell function FUNC in a bash of its own
+# with errexit, so that any command of it that fails (not only the last)
+# fails it, and says which.  errexit is off in a function called from an
+# if, a while, or an && or || list (run_both's scenes, the tree caches),
+# and `set -e` inside cannot turn it back on, not even in a subshell; a
+# new bash starts clean.  FUNC sees this shell's functions and its
+# exported variables, not its other variables.
+strictly ()
+{
+  bash -c "$(declare -f)"'
+_strictly_failed ()
+{
+  local c=${2%%$'"'"'\n'"'"'*}
+  echo "$0: \"${c:0:200}\" failed with status $1" >&2
+}
+set -eE
+trap '"'"'_strictly_failed $? "$BASH_COMMAND"'"'"' ERR
+"$@"' "$1" "$@"
+}
+
 # ---------------------------------------------------------------------------
 # Skips: a skip is fine on a developer's machine, a failure under CI=true.
 #
@@ -326,7 +346,10 @@ EOF
 # data_bytes FILE: total length of the data regions in hole_map.
 data_bytes ()
 {
-  hole_map "$1" | awk '$1 == "data" { n += $3 - $2 } END { print n + 0 }'
+  local map
+  # Not in a pipe: a failed hole_map would read as 0 bytes.
+  map=$(hole_map "$1") || return 1
+  awk '$1 == "data" { n += $3 - $2 } END { print n + 0 }' <<<"$map"
 }
 
 # ---------------------------------------------------------------------------
@@ -337,7 +360,10 @@ data_bytes ()
 # FLAGS" in filesystem blocks.
 extent_list ()
 {
-  filefrag -s -v "$1" | awk '
+  local out
+  # Not in a pipe: a failed filefrag would read as no extents.
+  out=$(filefrag -s -v "$1") || { echo "filefrag $1 failed" >&2; return 1; }
+  awk '
     /^ *[0-9]+:/ {
       line = $0
       gsub(/\.\./, " ", line); gsub(/:/, " ", line)
@@ -346,14 +372,14 @@ extent_list ()
       # [expected] [flags]
       flags = (f[n] ~ /[a-z]/) ? f[n] : "-"
       print f[2], f[4], f[6], flags
-    }'
+    }' <<<"$out"
 }
 
 # extents_all_shared FILE: FILE has extents and every one is shared.
 extents_all_shared ()
 {
   local list
-  list=$(extent_list "$1")
+  list=$(extent_list "$1") || return 1
   [[ -n $list ]] || { echo "$1: no extents" >&2; return 1; }
   if grep -v -E '[ ,]shared(,|$)' <<<"$list" | grep -q .; then
     echo "$1: not every extent is shared:" >&2
@@ -366,7 +392,7 @@ extents_all_shared ()
 extents_none_shared ()
 {
   local list
-  list=$(extent_list "$1")
+  list=$(extent_list "$1") || return 1
   [[ -n $list ]] || { echo "$1: no extents" >&2; return 1; }
   if grep -q -E '[ ,]shared(,|$)' <<<"$list"; then
     echo "$1: some extent is shared:" >&2
@@ -380,8 +406,10 @@ extents_none_shared ()
 same_physical ()
 {
   local a b
-  a=$(extent_list "$1" | awk '{ print $1, $2, $3 }')
-  b=$(extent_list "$2" | awk '{ print $1, $2, $3 }')
+  a=$(extent_list "$1") || return 1
+  b=$(extent_list "$2") || return 1
+  a=$(awk '{ print $1, $2, $3 }' <<<"$a")
+  b=$(awk '{ print $1, $2, $3 }' <<<"$b")
   [[ -n $a ]] || { echo "$1: no extents" >&2; return 1; }
   if [[ $a != "$b" ]]; then
     echo "physical extents differ: $1 vs $2" >&2
@@ -393,9 +421,15 @@ same_physical ()
 # no_common_physical A B: no physical block start of A appears in B.
 no_common_physical ()
 {
-  local common
-  common=$(comm -12 <(extent_list "$1" | awk '{ print $2 }' | sort) \
-                    <(extent_list "$2" | awk '{ print $2 }' | sort))
+  local a b common
+  # Each list on its own, checked: a failed or empty one has nothing in
+  # common with anything.
+  a=$(extent_list "$1") || return 1
+  b=$(extent_list "$2") || return 1
+  [[ -n $a ]] || { echo "$1: no extents" >&2; return 1; }
+  [[ -n $b ]] || { echo "$2: no extents" >&2; return 1; }
+  common=$(comm -12 <(awk '{ print $2 }' <<<"$a" | sort) \
+                    <(awk '{ print $2 }' <<<"$b" | sort))
   if [[ -n $common ]]; then
     echo "$1 and $2 share physical blocks: $common" >&2
     return 1
@@ -537,6 +571,7 @@ flip_last_byte ()
   local size last
   size=$(stat -c %s "$1")
   last=$(tail -c 1 "$1" | od -An -tu1 | tr -d ' ')
+  [[ $last =~ ^[0-9]+$ ]] || { echo "flip_last_byte: cannot read $1" >&2; return 1; }
   printf "\\$(printf '%03o' $(( (last + 1) % 256 )))" |
     dd of="$1" bs=1 seek=$((size - 1)) conv=notrunc status=none
 }
