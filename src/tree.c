@@ -167,8 +167,14 @@ made_dir (struct walk *w, FTSENT *ent, struct dst_path const *dst,
 {
   struct stat st;
   int fd = w->dir_fd[ent->fts_level];
-  if (fstat (fd, &st) == 0)
-    mode = st.st_mode & 07777;
+  /* Its device tells the files copied into it whether a clone was
+     already refused there (engine.c): without it, nothing goes in.  */
+  if (fstat (fd, &st) != 0)
+    {
+      error (0, errno, _("cannot fstat %s"), quoteaf (dst->name));
+      return false;
+    }
+  mode = st.st_mode & 07777;
   w->dir_dev[ent->fts_level] = st.st_dev;
   /* The O_PATH descriptor takes no f*xattr or fchmod, but its /proc
      name leads to it and nowhere else.  */

@@ -91,9 +91,9 @@ harmless ()
       echo "the source tree/d/small, read to its end: nothing written is lost" ;;
     "close:1 yes file offload")
       echo "a descriptor of the directory out, after its fsync: nothing written is lost" ;;
-    "fstat:1 no tree offload" | "fstat:1 no tree rw" | \
-    "fstat:1 yes tree offload" | "fstat:1 yes tree rw")
-      echo "the new directory out/d, for its mode: the mkdir mode stands in, and -p sets the source's" ;;
+    "fstat:2 no file offload" | "fstat:2 yes file offload" | \
+    "fstat:2 no file rw" | "fstat:2 yes file rw")
+      echo "the source's status as reading begins, for its change time: the one taken at open stands in" ;;
     *) return 1 ;;
   esac
 }
