@@ -216,7 +216,7 @@ make_tree ()
 # only the old copy has untouched, no other name.
 tree_rounds ()
 {
-  local d=$1/$BATS_TEST_NUMBER round f
+  local d=$1/$BATS_TEST_NUMBER round f want
   for ((round = 1; round <= ROUNDS; round++)); do
     rm -rf t old-t "$d"
     make_tree t
@@ -228,8 +228,8 @@ tree_rounds ()
     run --separate-stderr fcopy -a --atomic --fsync t "$d"
     assert_status 0
     crash "$1" -f
-    assert_equal "$(cd "$d/t" && find . | sort)" \
-      "$( (cd t && find .; echo ./only-old) | sort)" "round $round: names in the copy"
+    want=$(set -o pipefail; { tree_listing t; echo ./only-old; } | LC_ALL=C sort)
+    assert_equal "$(tree_listing "$d/t")" "$want" "round $round: names in the copy"
     while read -r f; do
       cmp t/"$f" "$d/t/$f" >&2 || { echo "round $round: $f is not the new file" >&2; return 1; }
       assert_equal "$(stat -c %a "$d/t/$f")" "$(stat -c %a "t/$f")" "round $round: mode of $f"

@@ -599,3 +599,19 @@ runnable_fcopy ()
   fi
   echo "$dir/fcopy"
 }
+
+# tree_listing DIR [FIND-ARGS...]: the lines of `find . FIND-ARGS` run
+# in DIR, sorted.  It is meant for "$(...)" inside a comparison, where
+# its status is lost: if DIR is missing or find fails, the output is a
+# line of its own that no other listing can equal, so two failed
+# listings never compare equal.
+tree_listing ()
+{
+  local dir=$1 out
+  shift
+  if ! out=$(set -o pipefail; cd "$dir" && find . "$@" | LC_ALL=C sort); then
+    echo "tree_listing of '$dir' failed (unique: $BASHPID $RANDOM$RANDOM)"
+    return 1
+  fi
+  printf '%s\n' "$out"
+}

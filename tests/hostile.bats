@@ -56,7 +56,7 @@ make_deep ()
 # its modification time, with TIMES), sorted.
 listing ()
 {
-  (cd "$1" && find . -printf "%y %m ${2:+%T@ }%p\n" | LC_ALL=C sort)
+  tree_listing "$1" -printf "%y %m ${2:+%T@ }%p\n"
 }
 
 @test "sizes out of range are usage errors that name the option and value" {

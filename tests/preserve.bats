@@ -152,9 +152,9 @@ owner_and_mode ()
   local n
   for n; do
     if [[ -d $n ]]; then
-      (cd "$n" && find . -printf '%m %u:%g %p\n' | LC_ALL=C sort)
+      tree_listing "$n" -printf '%m %u:%g %p\n'
     else
-      stat -c '%a %U:%G %n' "$n"
+      stat -c '%a %U:%G %n' "$n" || echo "stat of '$n' failed ($RANDOM$RANDOM)"
     fi
   done
 }
