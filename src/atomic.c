@@ -24,8 +24,8 @@
 #include "dirname.h"
 #include "error.h"
 #include "i18n.h"
-#include "intprops.h"
 #include "quote-name.h"
+#include "reopen.h"
 #include "signals.h"
 #include "tempname.h"
 
@@ -45,11 +45,11 @@ static int
 try_link (char *name, void *arg)
 {
   struct temp_file *t = arg;
-  char proc[sizeof "/proc/self/fd/" + INT_STRLEN_BOUND (int)];
-  sprintf (proc, "/proc/self/fd/%d", t->fd);
+  struct proc_fd_name proc;
   /* Through /proc, which needs no privilege; AT_EMPTY_PATH needs
      CAP_DAC_READ_SEARCH.  */
-  int r = linkat (AT_FDCWD, proc, t->dir_fd, name, AT_SYMLINK_FOLLOW);
+  int r = linkat (AT_FDCWD, proc_fd_name (&proc, t->fd), t->dir_fd, name,
+                  AT_SYMLINK_FOLLOW);
   if (r != 0 && errno == ENOENT)
     r = linkat (t->fd, "", t->dir_fd, name, AT_EMPTY_PATH);
   return r;

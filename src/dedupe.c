@@ -24,6 +24,7 @@
 #include "intprops.h"
 #include "out-order.h"
 #include "quote-name.h"
+#include "reopen.h"
 #include "report.h"
 #include "same-inode.h"
 #include "xalloc.h"
@@ -205,10 +206,10 @@ compare_chunk (struct pair const *p, struct span const *sp, off_t pos,
    nothing else: opening a FIFO waits for or releases a writer, opening a
    tape device rewinds it.  So the name is first opened O_PATH, which
    reaches the inode without opening the file (Linux 2.6.39), and only a
-   regular file is opened for reading, through that descriptor's
-   /proc/self/fd link, or by name again and checked to be the same file.
+   regular file is opened for reading, through that descriptor (reopen.c).
    Anything else is returned as its O_PATH descriptor, for the caller to
-   refuse by type.  Return -1 with errno set on failure.  */
+   refuse by type.  Return -1 with errno set on failure, REOPEN_REPLACED
+   if NAME was replaced between the two opens.  */
 static int
 open_checked (char const *name, struct stat *st)
 {
@@ -217,19 +218,11 @@ open_checked (char const *name, struct stat *st)
     return -1;
   if (fstat (path_fd, st) != 0 || !S_ISREG (st->st_mode))
     return path_fd;
-  char proc[sizeof "/proc/self/fd/" + INT_STRLEN_BOUND (int)];
-  sprintf (proc, "/proc/self/fd/%d", path_fd);
-  int fd = open (proc, O_RDONLY | O_NOCTTY | O_CLOEXEC);
-  if (fd < 0 && errno == ENOENT)        /* no /proc */
-    fd = open (name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-  struct stat fd_st;
+  /* O_NONBLOCK: if /proc is not mounted and NAME has become a FIFO, do
+     not wait for its writer; reading a regular file ignores it.  */
+  int fd = reopen (path_fd, name, st,
+                   O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   int err = errno;
-  if (0 <= fd && (fstat (fd, &fd_st) != 0 || !SAME_INODE (*st, fd_st)))
-    {
-      close (fd);
-      fd = -1;
-      err = EAGAIN;             /* replaced between the two opens */
-    }
   close (path_fd);
   errno = err;
   return fd;
@@ -253,10 +246,12 @@ static int
 open_member (char const *name, struct stat *st)
 {
   int fd = open_checked (name, st);
-  if (fd < 0)
+  if (fd == REOPEN_REPLACED)
+    error (0, 0, _("%s was replaced while it was opened"), quoteaf (name));
+  else if (fd < 0)
     error (0, errno, errno == ENOENT ? _("cannot stat %s")
            : _("cannot open %s for reading"), quoteaf (name));
-  return fd;
+  return fd < 0 ? -1 : fd;
 }
 
 /* Have the kernel start reading LEN bytes of FD at POS, and return at
@@ -389,28 +384,18 @@ dedupe_request (struct pair const *p, off_t src_pos, off_t dst_pos,
                                            : 0;
 }
 
-/* Open P's destination again, for writing: before Linux 4.19, and for
-   files of other users, the kernel wants it so.  Through the open
-   descriptor's /proc/self/fd link, so that it is that file; by name
-   where there is no /proc, and then make sure the name still leads to
-   the same file.  */
+/* Open P's destination again, for writing (reopen.c): before Linux
+   4.19, and for files of other users, the kernel wants it so.  */
 static bool
 reopen_dest_rw (struct pair *p)
 {
-  struct stat old_st, new_st;
-  char proc[sizeof "/proc/self/fd/" + INT_STRLEN_BOUND (int)];
-  sprintf (proc, "/proc/self/fd/%d", p->dst_fd);
-  int fd = open (proc, O_RDWR | O_NOCTTY | O_CLOEXEC);
-  if (fd < 0 && errno == ENOENT)
-    fd = open (p->dst_name, O_RDWR | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  struct stat st;
+  if (fstat (p->dst_fd, &st) != 0)
+    return false;
+  int fd = reopen (p->dst_fd, p->dst_name, &st,
+                   O_RDWR | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   if (fd < 0)
     return false;
-  if (fstat (p->dst_fd, &old_st) != 0 || fstat (fd, &new_st) != 0
-      || !SAME_INODE (old_st, new_st))
-    {
-      close (fd);
-      return false;
-    }
   close (p->dst_fd);
   p->dst_fd = fd;
   p->dst_rw = true;

@@ -88,6 +88,24 @@ identical_pair ()
   on "$XFS"; identical_pair
 }
 
+@test "btrfs: without /proc: each file is opened by name again, and shared" {
+  need_cmd strace
+  local trace=$BATS_TEST_TMPDIR/trace
+  on "$BTRFS"
+  make_identical a b "$SIZE"
+  no_common_physical a b
+  run --separate-stderr without_proc \
+    strace -f -o "$trace" -e trace=openat "$FCOPY" --dedupe a b
+  assert_status 0
+  assert_stderr
+  check_shared a b
+  # The way it went: O_PATH, /proc refused, then by name, for each file.
+  assert_equal "$(grep -c '"/proc/self/fd/[0-9]*", .* = -1 ENOENT' "$trace")" 2 \
+    "opens through /proc"
+  grep -Eq 'openat\(AT_FDCWD, "a", O_RDONLY\|[A-Z_|]*O_NONBLOCK[A-Z_|]*\) = [0-9]+$' "$trace"
+  grep -Eq 'openat\(AT_FDCWD, "b", O_RDONLY\|[A-Z_|]*O_NONBLOCK[A-Z_|]*\) = [0-9]+$' "$trace"
+}
+
 verbose_line_and_stats ()
 {
   make_identical a b "$SIZE"

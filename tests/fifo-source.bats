@@ -89,3 +89,19 @@ fcopy_bounded ()
   assert_stderr
   assert_equal "$(cat out)" hello "the copy"
 }
+
+@test "without /proc: the FIFO is opened again by name, waits for the writer" {
+  need_cmd strace
+  cd "$BATS_TEST_TMPDIR"
+  mkfifo p
+  late_writer p
+  run --separate-stderr without_proc \
+    timeout 20 strace -f -o trace -e trace=openat "$FCOPY" p out
+  finish_writer p
+  assert_status 0
+  assert_stderr
+  assert_equal "$(cat out)" hello "the copy"
+  # The way it went: /proc refused, then the blocking open by name.
+  grep -q '"/proc/self/fd/[0-9]*", O_RDONLY.* = -1 ENOENT' trace
+  grep -Eq 'openat\(AT_FDCWD, "p", O_RDONLY\|O_NOCTTY\|O_CLOEXEC\) = [0-9]+$' trace
+}

@@ -615,3 +615,12 @@ tree_listing ()
   fi
   printf '%s\n' "$out"
 }
+
+# without_proc CMD...: CMD in a mount namespace of its own where /proc is
+# an empty tmpfs, as in a chroot or a container without /proc: what
+# fcopy opens through /proc/self/fd it must then open by name.
+without_proc ()
+{
+  need_root
+  unshare -m sh -c 'mount -t tmpfs none /proc && exec "$@"' sh "$@"
+}
