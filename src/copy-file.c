@@ -22,6 +22,7 @@
 #include "minmax.h"
 #include "out-order.h"
 #include "quote-name.h"
+#include "reopen.h"
 #include "report.h"
 #include "same-inode.h"
 #include "stat-time.h"
@@ -63,35 +64,23 @@ open_source (char const *src_name, struct stat *st, char const *verbose_dst)
 /* Make FD, open with O_NONBLOCK on the FIFO NAME (ST), read as cp reads
    a FIFO.  A FIFO opened before any writer came reads as EOF at once
    (pipe(7)), blocking or not, where cp's blocking open waits for a
-   writer: open it again, blocking, through /proc/self/fd (the same FIFO
-   whatever its name is now), or by NAME where /proc is not mounted, then
-   close FD.  Bytes already queued mean that a writer came (and maybe
-   left) between our open and now: FD reads them, and EOF after them is
-   true.  Return the descriptor to read, or -1 after a message.  */
+   writer: open it again, blocking (reopen.c), then close FD.  Bytes
+   already queued mean that a writer came (and maybe left) between our
+   open and now: FD reads them, and EOF after them is true.  Return the
+   descriptor to read, or -1 after a message.  */
 static int
 wait_for_writer (int fd, char const *name, struct stat const *st)
 {
   int queued;
   if (ioctl (fd, FIONREAD, &queued) == 0 && 0 < queued)
     return fd;
-  char fd_name[sizeof "/proc/self/fd/" + INT_STRLEN_BOUND (int)];
-  sprintf (fd_name, "/proc/self/fd/%d", fd);
-  int new_fd = open (fd_name, O_RDONLY | O_NOCTTY | O_CLOEXEC);
-  if (new_fd < 0 && errno == ENOENT)
-    new_fd = open (name, O_RDONLY | O_NOCTTY | O_CLOEXEC);
-  struct stat new_st;
-  bool ok = 0 <= new_fd && fstat (new_fd, &new_st) == 0;
-  if (!ok)
+  int new_fd = reopen (fd, name, st, O_RDONLY | O_NOCTTY | O_CLOEXEC);
+  if (new_fd == REOPEN_REPLACED)
+    error (0, 0, _("%s was replaced while it was opened"), quoteaf (name));
+  else if (new_fd < 0)
     error (0, errno, _("cannot open %s for reading"), quoteaf (name));
-  else if (!SAME_INODE (*st, new_st))
-    {
-      error (0, 0, _("%s was replaced while it was opened"), quoteaf (name));
-      ok = false;
-    }
-  if (!ok && 0 <= new_fd)
-    close (new_fd);
   close (fd);
-  return ok ? new_fd : -1;
+  return new_fd < 0 ? -1 : new_fd;
 }
 
 /* Whether JOB's source and destination ranges share a byte.  */
@@ -314,10 +303,11 @@ copy_into (struct copy_job *job, char const *src_name,
   job->dst_empty = created || (opts->reflink != REFLINK_ALWAYS && !job->range);
   /* The change time from now on: making room for DEST changed it if
      DEST was a link of the source, renamed aside or removed (-b,
-     --remove-destination).  */
+     --remove-destination).  A file of one link cannot have been.  */
+  struct timespec ctime = get_stat_ctime (job->src_st);
   struct stat now;
-  struct timespec ctime = get_stat_ctime (fstat (job->src_fd, &now) == 0
-                                          ? &now : job->src_st);
+  if (1 < job->src_st->st_nlink && fstat (job->src_fd, &now) == 0)
+    ctime = get_stat_ctime (&now);
   struct copy_report report = { 0 };
   /* An empty range: nothing to move, and FICLONERANGE would take a
      length of 0 to mean "up to the end".  */

@@ -91,9 +91,6 @@ harmless ()
       echo "the source tree/d/small, read to its end: nothing written is lost" ;;
     "close:1 yes file offload")
       echo "a descriptor of the directory out, after its fsync: nothing written is lost" ;;
-    "fstat:2 no file offload" | "fstat:2 yes file offload" | \
-    "fstat:2 no file rw" | "fstat:2 yes file rw")
-      echo "the source's status as reading begins, for its change time: the one taken at open stands in" ;;
     *) return 1 ;;
   esac
 }
