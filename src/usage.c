@@ -12,6 +12,22 @@
 #include "progname.h"
 #include "version-etc.h"
 
+/* The footer of --help, in the words of GNU's (gnulib's
+   emit_bug_reporting_address, which cp prints): where to report bugs and
+   the home page, as configure was told (--with-bug-report,
+   --with-home-page).  A line with nothing to say is left out, and so is
+   GNU's "General help using GNU software": fcopy is not GNU's.  */
+static void
+emit_footer (void)
+{
+  if (*FCOPY_BUG_REPORT || *FCOPY_HOME_PAGE)
+    putchar ('\n');
+  if (*FCOPY_BUG_REPORT)
+    printf (_("Report bugs to: %s\n"), FCOPY_BUG_REPORT);
+  if (*FCOPY_HOME_PAGE)
+    printf (_("%s home page: <%s>\n"), PACKAGE_NAME, FCOPY_HOME_PAGE);
+}
+
 _Noreturn void
 usage (int status)
 {
@@ -146,9 +162,7 @@ Exit status is 0 if every file was copied, 1 if not.  With --dedupe, as\n\
 cmp: 0 if every pair is shared, 1 if some pair differed or was skipped,\n\
 2 on trouble.\n\
 See fcopy(1) for details.\n"), stdout);
-  /* GNU's footer, as cp's: where to report bugs and the home page, from
-     AC_INIT's bug-report address and URL (config.h).  */
-  emit_bug_reporting_address ();
+  emit_footer ();
   exit (status);
 }
 
