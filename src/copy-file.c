@@ -325,6 +325,10 @@ copy_into (struct copy_job *job, char const *src_name,
       ok &= (opts->attributes_only || job->range
              || !source_changed (job, ctime, src_name));
     }
+  /* Whether the copy shares SOURCE's blocks, proven by comparing the
+     two extent maps; for two whole files only (a range is a part).  */
+  if (opts->debug && ok && !job->range && !opts->attributes_only)
+    report.shared = extents_share_fact (job->src_fd, dst_fd);
   if (opts->debug)
     report_debug (src_name, dst->name, &report);
   return ok;

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <sys/stat.h>
+#include "extents.h"
 #include "options.h"
 
 /* What the clone step learned about a pair of filesystems, kept across
@@ -71,6 +72,7 @@ struct copy_report
   enum step_state clone, offload, splice, rw;
   enum hole_method holes;
   enum copy_failure failure;
+  enum share_fact shared;       /* filled for --debug by the caller */
 };
 
 /* Copy JOB's data under OPTS, filling REPORT.  On failure return false

@@ -118,3 +118,15 @@ extents_shared (int src_fd, int dst_fd)
   free (dst.run);
   return same;
 }
+
+enum share_fact
+extents_share_fact (int src_fd, int dst_fd)
+{
+  if (extents_shared (src_fd, dst_fd))
+    return SHARE_YES;
+  /* With no room for extents, FIEMAP only counts them: a probe of
+     whether the file system has it at all (tmpfs has not, Linux 6.1).  */
+  struct fiemap probe = { .fm_length = FIEMAP_MAX_OFFSET };
+  return ioctl (dst_fd, FS_IOC_FIEMAP, &probe) == 0 ? SHARE_NO
+                                                    : SHARE_UNKNOWN;
+}

@@ -10,4 +10,14 @@
    their data.  False when it cannot be told (no FIEMAP, inline data).  */
 bool extents_shared (int src_fd, int dst_fd);
 
+/* What FIEMAP proves of a copy, for --debug.  */
+enum share_fact
+{
+  SHARE_UNKNOWN,                /* no FIEMAP, or not asked */
+  SHARE_NO,                     /* some byte of DST has its own block */
+  SHARE_YES                     /* every byte shares SRC's block */
+};
+
+enum share_fact extents_share_fact (int src_fd, int dst_fd);
+
 #endif

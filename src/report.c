@@ -103,6 +103,18 @@ step_word (enum step_state state)
     }
 }
 
+/* The word for what FIEMAP proved of the copy.  */
+static char const *
+share_word (enum share_fact fact)
+{
+  switch (fact)
+    {
+    case SHARE_YES: return "yes";
+    case SHARE_NO: return "no";
+    default: return "unknown";
+    }
+}
+
 void
 report_debug (char const *src_name, char const *dst_name,
               struct copy_report const *r)
@@ -121,11 +133,12 @@ report_debug (char const *src_name, char const *dst_name,
   out_printf (stdout,
               "%s -> %s\n"
               "copy offload: %s, reflink: %s, sparse detection: %s\n"
-              "splice: %s, read/write: %s\n",
+              "splice: %s, read/write: %s, extents shared: %s\n",
               quoteaf_n (0, src_name), quoteaf_n (1, dst_name),
               cp_word (r->offload, false), cp_word (r->clone, true),
               cp_sparse_word (r),
-              step_word (r->splice), step_word (r->rw));
+              step_word (r->splice), step_word (r->rw),
+              share_word (r->shared));
 }
 
 void

@@ -62,7 +62,7 @@ Mandatory arguments to long options are mandatory for short options too.\n\
       --debug                  explain how each file was copied: the lines\n\
                                  of cp 9.2 and later (-v's, then copy\n\
                                  offload, reflink, sparse detection), then\n\
-                                 splice and read/write\n\
+                                 splice, read/write and extents shared\n\
   -f, --force                  if an existing destination file cannot be\n\
                                  opened, remove it and try again (this option\n\
                                  is ignored when the -n option is also used)\n\

@@ -108,7 +108,7 @@ copy_sizes ()
   # st_size is 0 there: a step that believed it would copy nothing.
   local re="^'/proc/self/status' -> 's'
 copy offload: unsupported, reflink: unsupported, sparse detection: no
-splice: (unsupported|avoided|no), read/write: yes\$"
+splice: (unsupported|avoided|no), read/write: yes, extents shared: $(unshared_word s)\$"
   [[ $output =~ $re ]] || { echo "debug: $output" >&2; false; }
 }
 
@@ -135,7 +135,7 @@ make_big_sparse ()
   make_big_sparse "$EWORK/big"
   run --separate-stderr fcopy --debug "$EWORK/big" "$EWORK/copy"
   assert_status 0
-  assert_stdout "'$EWORK/big' -> '$EWORK/copy'" "copy offload: yes, reflink: unsupported, sparse detection: SEEK_HOLE" "splice: no, read/write: no"
+  assert_stdout "'$EWORK/big' -> '$EWORK/copy'" "copy offload: yes, reflink: unsupported, sparse detection: SEEK_HOLE" "splice: no, read/write: no, extents shared: no"
   assert_equal "$(apparent_bytes "$EWORK/copy")" "$(apparent_bytes "$EWORK/big")" "size of the copy"
   assert_same_sparse "$EWORK/big" "$EWORK/copy"
 }
@@ -160,7 +160,7 @@ make_big_sparse ()
     env LD_PRELOAD="$FAULT_SHIM" FCOPY_FAULT=lseek:1:EINVAL \
     "$FCOPY" --debug "$dir/big" "$dir/copy"
   assert_status 0
-  assert_stdout "'$dir/big' -> '$dir/copy'" "copy offload: yes, reflink: unsupported, sparse detection: no" "splice: no, read/write: no"
+  assert_stdout "'$dir/big' -> '$dir/copy'" "copy offload: yes, reflink: unsupported, sparse detection: no" "splice: no, read/write: no, extents shared: $(unshared_word "$dir/copy")"
   # "copy_file_range(3, [0] => [N], 4, [0] => [N], LEN, 0) = MOVED"
   local lens
   lens=$(sed -n 's/.*, \([0-9]*\), 0) = [0-9]*$/\1/p' "$dir/trace")

@@ -276,7 +276,7 @@ TRY="Try 'fcopy --help' for more information."
   assert_status 0
   assert_equal "${#lines[@]}" 6 "number of lines"
   local cp_re='^copy offload: [a-z]+, reflink: [a-z]+, sparse detection: [A-Za-z_ +]+$'
-  local own_re='^splice: [a-z]+, read/write: [a-z]+$'
+  local own_re='^splice: [a-z]+, read/write: [a-z]+, extents shared: (yes|no|unknown)$'
   assert_equal "${lines[0]}" "'a' -> 'd/a'" "line 1"
   [[ ${lines[1]} =~ $cp_re ]] || { echo "line 2: ${lines[1]}" >&2; false; }
   [[ ${lines[2]} =~ $own_re ]] || { echo "line 3: ${lines[2]}" >&2; false; }

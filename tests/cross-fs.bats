@@ -33,7 +33,7 @@ across ()
   assert_equal "$stderr" "" stderr
   local re="^'$src' -> '$dst'
 copy offload: unsupported, reflink: unsupported, sparse detection: no
-splice: (yes, read/write: no|(unsupported|avoided|no), read/write: yes)\$"
+splice: (yes, read/write: no|(unsupported|avoided|no), read/write: yes), extents shared: $(unshared_word "$dst")\$"
   [[ $output =~ $re ]] || { echo "debug: $output" >&2; false; }
   assert_same "$src" "$dst"
 }

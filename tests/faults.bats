@@ -72,7 +72,7 @@ cfr_falls_back ()
 {
   run_fault "copy_file_range:1:$1" --debug src dst
   assert_status 0
-  assert_stdout "'src' -> 'dst'" "copy offload: unsupported, reflink: unsupported, sparse detection: no" "splice: yes, read/write: no"
+  assert_stdout "'src' -> 'dst'" "copy offload: unsupported, reflink: unsupported, sparse detection: no" "splice: yes, read/write: no, extents shared: $(unshared_word dst)"
   assert_equal "$stderr" "" stderr
   assert_same src dst
   assert_calls copy_file_range -eq 1
@@ -103,7 +103,7 @@ cfr_falls_back ()
   run_fault copy_file_range:1:EFBIG --debug src dst
   assert_status 0
   # design §4: EFBIG goes straight to read/write, splice would fail alike.
-  assert_stdout "'src' -> 'dst'" "copy offload: unsupported, reflink: unsupported, sparse detection: no" "splice: avoided, read/write: yes"
+  assert_stdout "'src' -> 'dst'" "copy offload: unsupported, reflink: unsupported, sparse detection: no" "splice: avoided, read/write: yes, extents shared: $(unshared_word dst)"
   assert_same src dst
 }
 
@@ -140,7 +140,7 @@ cfr_falls_back ()
 @test "copy_file_range short counts: the copy is still complete" {
   run_fault 'copy_file_range:*:short' --debug src dst
   assert_status 0
-  assert_stdout "'src' -> 'dst'" "copy offload: yes, reflink: unsupported, sparse detection: no" "splice: no, read/write: no"
+  assert_stdout "'src' -> 'dst'" "copy offload: yes, reflink: unsupported, sparse detection: no" "splice: no, read/write: no, extents shared: $(unshared_word dst)"
   assert_same src dst
   assert_calls copy_file_range -ge "$MIN_SHORT_CALLS"
 }
@@ -159,7 +159,7 @@ cfr_falls_back ()
 @test "copy_file_range EINTR is retried" {
   run_fault copy_file_range:1:EINTR --debug src dst
   assert_status 0
-  assert_stdout "'src' -> 'dst'" "copy offload: yes, reflink: unsupported, sparse detection: no" "splice: no, read/write: no"
+  assert_stdout "'src' -> 'dst'" "copy offload: yes, reflink: unsupported, sparse detection: no" "splice: no, read/write: no, extents shared: $(unshared_word dst)"
   assert_same src dst
   assert_calls copy_file_range -ge 2
 }
@@ -186,7 +186,7 @@ cfr_falls_back ()
 @test "splice short counts: the copy is still complete" {
   run_fault 'splice:*:short' --debug --reflink=never src dst
   assert_status 0
-  assert_stdout "'src' -> 'dst'" "copy offload: avoided, reflink: no, sparse detection: no" "splice: yes, read/write: no"
+  assert_stdout "'src' -> 'dst'" "copy offload: avoided, reflink: no, sparse detection: no" "splice: yes, read/write: no, extents shared: $(unshared_word dst)"
   assert_same src dst
   assert_calls splice -ge "$MIN_SHORT_CALLS"
 }
@@ -194,7 +194,7 @@ cfr_falls_back ()
 @test "splice EINVAL on the first call: read/write takes over" {
   run_fault splice:1:EINVAL --debug --reflink=never src dst
   assert_status 0
-  assert_stdout "'src' -> 'dst'" "copy offload: avoided, reflink: no, sparse detection: no" "splice: unsupported, read/write: yes"
+  assert_stdout "'src' -> 'dst'" "copy offload: avoided, reflink: no, sparse detection: no" "splice: unsupported, read/write: yes, extents shared: $(unshared_word dst)"
   assert_same src dst
   assert_calls write -gt 0
 }
@@ -228,7 +228,7 @@ splice_fails_late ()
 @test "write short counts (read/write step): the copy is still complete" {
   run_fault 'splice:1:EINVAL,write:*:short' --debug --reflink=never src dst
   assert_status 0
-  assert_stdout "'src' -> 'dst'" "copy offload: avoided, reflink: no, sparse detection: no" "splice: unsupported, read/write: yes"
+  assert_stdout "'src' -> 'dst'" "copy offload: avoided, reflink: no, sparse detection: no" "splice: unsupported, read/write: yes, extents shared: $(unshared_word dst)"
   assert_same src dst
   assert_calls write -ge "$MIN_SHORT_CALLS"
 }
@@ -238,7 +238,7 @@ splice_fails_late ()
   dd if=/dev/zero of=src bs=1M seek=1 count=1 conv=notrunc status=none
   run_fault 'write:*:short' --debug --sparse=always src dst
   assert_status 0
-  [[ $output == *"sparse detection: zeros"$'\n'"splice: avoided, read/write: yes" ]] || {
+  [[ $output == *"sparse detection: zeros"$'\n'"splice: avoided, read/write: yes, extents shared: $(unshared_word dst)" ]] || {
     echo "debug: $output" >&2; false; }
   assert_same src dst
   assert_calls write -ge $(( (SIZE - MiB) / 4099 ))
@@ -303,7 +303,8 @@ splice_fails_late ()
     rm -f dst
     run_fault ficlone:1:$e --debug src dst
     assert_status 0
-    assert_stdout "'src' -> 'dst'" "copy offload: yes, reflink: unsupported, sparse detection: no" "splice: no, read/write: no"
+    # On btrfs, copy_file_range shares the blocks as a clone does.
+    assert_stdout "'src' -> 'dst'" "copy offload: yes, reflink: unsupported, sparse detection: no" "splice: no, read/write: no, extents shared: yes"
     assert_same src dst
     assert_calls ficlone -eq 1
   done

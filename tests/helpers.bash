@@ -624,3 +624,22 @@ without_proc ()
   need_root
   unshare -m sh -c 'mount -t tmpfs none /proc && exec "$@"' sh "$@"
 }
+
+# unshared_word FILE: what fcopy --debug says of "extents shared" for a
+# copy FILE that shares no block with its source: "no" where FILE's file
+# system answers FIEMAP, "unknown" where it has no FIEMAP (tmpfs).
+unshared_word ()
+{
+  python3 - "$1" <<'PY'
+import fcntl, os, struct, sys
+FS_IOC_FIEMAP = 0xC020660B
+fd = os.open(sys.argv[1], os.O_RDONLY)
+# struct fiemap: start, length, flags, mapped, count, reserved
+req = bytearray(struct.pack("=QQIIII", 0, 0xFFFFFFFFFFFFFFFF, 0, 0, 0, 0))
+try:
+    fcntl.ioctl(fd, FS_IOC_FIEMAP, req)
+    print("no")
+except OSError:
+    print("unknown")
+PY
+}

@@ -153,7 +153,7 @@ config_string ()
 
 # cp's words for each field, in cp's order.
 CP_DEBUG_RE='^copy offload: (unknown|unsupported|yes|avoided), reflink: (unknown|unsupported|yes|no|avoided), sparse detection: (unknown|no|zeros|SEEK_HOLE|SEEK_HOLE \+ zeros)$'
-OWN_DEBUG_RE='^splice: [a-z]+, read/write: [a-z]+$'
+OWN_DEBUG_RE='^splice: [a-z]+, read/write: [a-z]+, extents shared: (yes|no|unknown)$'
 
 # clones_here: whether this directory's file system can clone.
 clones_here ()
@@ -204,7 +204,7 @@ debug_line ()
   make_random src 100000
   run --separate-stderr fcopy --debug --reflink=never src dst
   assert_status 0
-  [[ $(debug_line 3) =~ ^splice:\ (yes,\ read/write:\ no|unsupported,\ read/write:\ yes)$ ]] || {
+  [[ $(debug_line 3) =~ ^splice:\ (yes,\ read/write:\ no|unsupported,\ read/write:\ yes),\ extents\ shared:\ $(unshared_word dst)$ ]] || {
     echo "line 3: $(debug_line 3)" >&2; false; }
 }
 

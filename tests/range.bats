@@ -67,7 +67,7 @@ make_pair ()
   make_pair
   run --separate-stderr fcopy --debug --src-offset=77 --dst-offset=99 --length=100000 src dst
   assert_status 0
-  assert_stdout "'src' -> 'dst'" "copy offload: yes, reflink: avoided, sparse detection: no" "splice: no, read/write: no"
+  assert_stdout "'src' -> 'dst'" "copy offload: yes, reflink: avoided, sparse detection: no" "splice: no, read/write: no, extents shared: unknown"
   cmp -n 100000 -i 77:99 src dst
   cmp -n 99 dst dst.orig
   cmp -i 100099:100099 dst dst.orig
@@ -82,7 +82,7 @@ make_pair ()
   run --separate-stderr fcopy_fault splice:*:EINVAL --reflink=never --sparse=always --debug \
     --src-offset=77 --dst-offset=99 --length=100000 src dst
   assert_status 0
-  assert_stdout "'src' -> 'dst'" "copy offload: avoided, reflink: no, sparse detection: no" "splice: unsupported, read/write: yes"
+  assert_stdout "'src' -> 'dst'" "copy offload: avoided, reflink: no, sparse detection: no" "splice: unsupported, read/write: yes, extents shared: unknown"
   cmp -n 100000 -i 77:99 src dst
   cmp -n 99 dst dst.orig
   cmp -i 100099:100099 dst dst.orig
@@ -116,7 +116,7 @@ make_pair ()
   make_pair
   run --separate-stderr fcopy --reflink=always --debug --src-offset=64K --dst-offset=128K --length=64K src dst
   assert_status 0
-  assert_stdout "'src' -> 'dst'" "copy offload: unknown, reflink: yes, sparse detection: unknown" "splice: no, read/write: no"
+  assert_stdout "'src' -> 'dst'" "copy offload: unknown, reflink: yes, sparse detection: unknown" "splice: no, read/write: no, extents shared: unknown"
   cmp -n $((64 * KiB)) -i $((64 * KiB)):$((128 * KiB)) src dst
   cmp -n $((128 * KiB)) dst dst.orig
   sync

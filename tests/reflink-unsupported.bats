@@ -87,7 +87,7 @@ auto_copies ()
   enter "$1"
   run --separate-stderr fcopy --debug src dst
   assert_status 0
-  assert_stdout "'src' -> 'dst'" "copy offload: yes, reflink: unsupported, sparse detection: no" "splice: no, read/write: no"
+  assert_stdout "'src' -> 'dst'" "copy offload: yes, reflink: unsupported, sparse detection: no" "splice: no, read/write: no, extents shared: $(unshared_word dst)"
   assert_equal "$stderr" "" stderr
   assert_same src dst
   run --separate-stderr fcopy --reflink=auto src dst2
@@ -108,7 +108,7 @@ never_copies ()
   enter "$1"
   run --separate-stderr fcopy --debug --reflink=never src dst
   assert_status 0
-  assert_stdout "'src' -> 'dst'" "copy offload: avoided, reflink: no, sparse detection: no" "splice: yes, read/write: no"
+  assert_stdout "'src' -> 'dst'" "copy offload: avoided, reflink: no, sparse detection: no" "splice: yes, read/write: no, extents shared: $(unshared_word dst)"
   assert_same src dst
 }
 

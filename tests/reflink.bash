@@ -38,7 +38,7 @@ reflink_auto ()
 {
   run --separate-stderr fcopy --debug src dst
   assert_status 0
-  assert_stdout "'src' -> 'dst'" "copy offload: unknown, reflink: yes, sparse detection: unknown" "splice: no, read/write: no"
+  assert_stdout "'src' -> 'dst'" "copy offload: unknown, reflink: yes, sparse detection: unknown" "splice: no, read/write: no, extents shared: yes"
   assert_equal "$stderr" "" stderr
   check_clone dst
 }
@@ -47,7 +47,7 @@ reflink_always ()
 {
   run --separate-stderr fcopy --debug --reflink=always src dst
   assert_status 0
-  assert_stdout "'src' -> 'dst'" "copy offload: unknown, reflink: yes, sparse detection: unknown" "splice: no, read/write: no"
+  assert_stdout "'src' -> 'dst'" "copy offload: unknown, reflink: yes, sparse detection: unknown" "splice: no, read/write: no, extents shared: yes"
   check_clone dst
 }
 
@@ -63,7 +63,7 @@ reflink_never ()
 {
   run --separate-stderr fcopy --debug --reflink=never src dst
   assert_status 0
-  assert_stdout "'src' -> 'dst'" "copy offload: avoided, reflink: no, sparse detection: no" "splice: yes, read/write: no"
+  assert_stdout "'src' -> 'dst'" "copy offload: avoided, reflink: no, sparse detection: no" "splice: yes, read/write: no, extents shared: no"
   check_no_clone dst
 }
 
@@ -96,7 +96,7 @@ reflink_sparse ()
   write_at src 40 3
   run --separate-stderr fcopy --debug src dst
   assert_status 0
-  assert_stdout "'src' -> 'dst'" "copy offload: unknown, reflink: yes, sparse detection: unknown" "splice: no, read/write: no"
+  assert_stdout "'src' -> 'dst'" "copy offload: unknown, reflink: yes, sparse detection: unknown" "splice: no, read/write: no, extents shared: yes"
   assert_equal "$(hole_map dst)" "$(hole_map src)" "data/hole map"
   (( $(alloc_bytes dst) <= 6 * MiB ))
   check_clone dst
@@ -111,10 +111,10 @@ reflink_into_dir ()
   assert_status 0
   assert_stdout "'src' -> 'd/src'" \
     "copy offload: unknown, reflink: yes, sparse detection: unknown" \
-    "splice: no, read/write: no" \
+    "splice: no, read/write: no, extents shared: yes" \
     "'src2' -> 'd/src2'" \
     "copy offload: unknown, reflink: yes, sparse detection: unknown" \
-    "splice: no, read/write: no"
+    "splice: no, read/write: no, extents shared: yes"
   check_clone d/src
   assert_same src2 d/src2
   extents_all_shared d/src2

@@ -38,7 +38,7 @@ big_sparse_copy ()
 
   run --separate-stderr fcopy --debug "$dir/src" "$dir/dst"
   assert_status 0
-  assert_stdout "'$dir/src' -> '$dir/dst'" "copy offload: yes, reflink: unsupported, sparse detection: SEEK_HOLE" "splice: no, read/write: no"
+  assert_stdout "'$dir/src' -> '$dir/dst'" "copy offload: yes, reflink: unsupported, sparse detection: SEEK_HOLE" "splice: no, read/write: no, extents shared: $(unshared_word "$dir/dst")"
   assert_equal "$(apparent_bytes "$dir/dst")" $((2048 * MiB)) "size of the copy"
   local src_alloc dst_alloc
   src_alloc=$(alloc_bytes "$dir/src")
@@ -92,7 +92,7 @@ sparse_never ()
   assert_status 0
   local re="^'$dir/src' -> '$dir/dst'
 copy offload: avoided, reflink: avoided, sparse detection: no
-splice: [a-z]+, read/write: [a-z]+\$"
+splice: [a-z]+, read/write: [a-z]+, extents shared: $(unshared_word "$dir/dst")\$"
   [[ $output =~ $re ]] || { echo "debug: $output" >&2; false; }
   local alloc
   alloc=$(alloc_bytes "$dir/dst")
@@ -125,7 +125,7 @@ sparse_always ()
   assert_status 0
   local re="^'$dir/src' -> '$dir/dst'
 copy offload: avoided, reflink: [a-z]+, sparse detection: zeros
-splice: avoided, read/write: yes\$"
+splice: avoided, read/write: yes, extents shared: $(unshared_word "$dir/dst")\$"
   [[ $output =~ $re ]] || { echo "debug: $output" >&2; false; }
   assert_equal "$(apparent_bytes "$dir/dst")" $((10 * MiB)) "size of the copy"
   local alloc data
@@ -151,7 +151,7 @@ splice: avoided, read/write: yes\$"
   dd if=/dev/zero of="$dir/src" bs=1M seek=2 count=2 conv=notrunc status=none
   run --separate-stderr fcopy --debug "$dir/src" "$dir/dst"
   assert_status 0
-  assert_stdout "'$dir/src' -> '$dir/dst'" "copy offload: yes, reflink: unsupported, sparse detection: no" "splice: no, read/write: no"
+  assert_stdout "'$dir/src' -> '$dir/dst'" "copy offload: yes, reflink: unsupported, sparse detection: no" "splice: no, read/write: no, extents shared: $(unshared_word "$dir/dst")"
   assert_equal "$(hole_map "$dir/dst")" "$(hole_map "$dir/src")" "data/hole map"
   assert_same "$dir/src" "$dir/dst"
 }
