@@ -62,10 +62,11 @@ struct ladder
 };
 
 /* The result of one step on one range.  STEP_RW_ONLY: unsupported in a
-   way that splice shares, so only read/write is worth trying: the source
-   gave nothing at all although it claims data (files in /proc and /sys,
-   whose real contents only read() gets), or EFBIG.  */
-enum step_result { STEP_OK, STEP_NO, STEP_RW_ONLY, STEP_ERR };
+   way that splice shares, so only read/write is worth trying (EFBIG);
+   STEP_EMPTY the same because the source gave nothing at all although
+   it claims data (files in /proc and /sys, whose real contents only
+   read() gets).  */
+enum step_result { STEP_OK, STEP_NO, STEP_RW_ONLY, STEP_EMPTY, STEP_ERR };
 
 /* Errnos with which the kernel says "this step cannot work for this pair
    of files"; anything else is a real error.  From copy_file_range(2),
@@ -177,7 +178,7 @@ copy_via_range (struct ladder *l, off_t *src_pos, off_t *dst_pos, off_t end)
       if (0 < n)
         continue;
       if (n == 0)
-        return *src_pos == start ? STEP_RW_ONLY : STEP_OK;
+        return *src_pos == start ? STEP_EMPTY : STEP_OK;
       if (errno == EINTR)
         continue;
       if (*src_pos == start && is_unsupported (errno))
@@ -397,10 +398,13 @@ climb_ladder (struct ladder *l, off_t src_pos, off_t dst_pos, off_t end)
           r->offload = STEP_FAILED;
           return false;
         }
-      r->offload = res == STEP_OK ? STEP_DONE : STEP_UNSUPPORTED;
+      /* cp (9.2 and later) leaves "copy offload" unknown when
+         copy_file_range gave nothing at all: so do we.  */
+      r->offload = (res == STEP_OK ? STEP_DONE
+                    : res == STEP_EMPTY ? STEP_NO_DATA : STEP_UNSUPPORTED);
       if (res == STEP_OK)
         return reached (l, src_pos, dst_pos);
-      if (res == STEP_RW_ONLY)
+      if (res == STEP_RW_ONLY || res == STEP_EMPTY)
         r->splice = STEP_AVOIDED;
     }
 

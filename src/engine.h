@@ -43,8 +43,10 @@ enum step_state
   STEP_DONE,
   STEP_UNSUPPORTED,            /* fell to the next step, nothing moved */
   STEP_FAILED,
-  STEP_NEVER                   /* the clone, ruled out by --reflink=never
+  STEP_NEVER,                  /* the clone, ruled out by --reflink=never
                                   (cp's --debug says "reflink: no") */
+  STEP_NO_DATA                 /* copy_file_range gave nothing where data
+                                  was claimed (/proc): read/write's turn */
 };
 
 enum hole_method
