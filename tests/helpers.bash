@@ -625,6 +625,14 @@ without_proc ()
   unshare -m sh -c 'mount -t tmpfs none /proc && exec "$@"' sh "$@"
 }
 
+# asan_build: $FCOPY is built with AddressSanitizer, which cannot start
+# without /proc (it reads /proc/self/maps): tests that hide /proc refuse
+# the /proc open with the fault shim there instead.
+asan_build ()
+{
+  ldd "$FCOPY" 2>/dev/null | grep -q libasan
+}
+
 # unshared_word FILE: what fcopy --debug says of "extents shared" for a
 # copy FILE that shares no block with its source: "no" where FILE's file
 # system answers FIEMAP, "unknown" where it has no FIEMAP (tmpfs).
