@@ -622,7 +622,12 @@ tree_listing ()
 without_proc ()
 {
   need_root
-  unshare -m sh -c 'mount -t tmpfs none /proc && exec "$@"' sh "$@"
+  # --propagation unchanged: in a chroot, / is no mount point and
+  # unshare's default (make / private) fails with EINVAL; /proc alone is
+  # made private here, so the tmpfs stays in this namespace.
+  unshare -m --propagation unchanged sh -c \
+    'mount --make-private /proc && mount -t tmpfs none /proc && exec "$@"' \
+    sh "$@"
 }
 
 # asan_build: $FCOPY is built with AddressSanitizer, which cannot start
