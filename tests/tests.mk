@@ -1,8 +1,11 @@
 ## tests/tests.mk -- the test suite, included by Makefile.am.
 ## One .bats file per behaviour; helpers.bash and reflink.bash are loaded
 ## by them, fault-shim.c is built into tests/fault-shim.so by Makefile.am.
+## The list is BATS_FILES, not TESTS alone: 'make distcheck TESTS=...'
+## (.ci/run) overrides TESTS in every sub-make, and the tarball must still
+## carry every file.
 
-TESTS = \
+BATS_FILES = \
   tests/shim.bats \
   tests/cli.bats \
   tests/bytes.bats \
@@ -41,10 +44,13 @@ TESTS = \
   tests/hostile.bats \
   tests/fuzz.bats \
   tests/jobs.bats \
-  tests/cpdiff.bats
+  tests/cpdiff.bats \
+  tests/locale.bats
+
+TESTS = $(BATS_FILES)
 
 EXTRA_DIST += \
-  $(TESTS) \
+  $(BATS_FILES) \
   tests/helpers.bash \
   tests/reflink.bash \
   tests/cpdiff.bash \
