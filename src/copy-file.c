@@ -20,7 +20,6 @@
 #include "metadata.h"
 #include "intprops.h"
 #include "minmax.h"
-#include "out-order.h"
 #include "quote-name.h"
 #include "reopen.h"
 #include "report.h"
@@ -44,7 +43,7 @@ open_source (char const *src_name, struct stat *st, char const *verbose_dst)
       else
         {
           if (verbose_dst && !S_ISDIR (st->st_mode))
-            report_verbose (src_name, verbose_dst);
+            report_verbose (src_name, verbose_dst, NULL);
           error (0, open_errno, _("cannot open %s for reading"),
                  quoteaf (src_name));
         }
@@ -109,8 +108,8 @@ open_existing (char const *src_name, struct dest const *d,
              quoteaf_n (0, src_name), quoteaf_n (1, d->path.name));
       return -1;
     }
-  int trunc = (opts->reflink == REFLINK_ALWAYS || job->range
-               || opts->attributes_only ? 0 : O_TRUNC);
+  int trunc = (!opts->attributes_only && engine_truncates (opts, job->range)
+               ? O_TRUNC : 0);
   int fd = openat (d->path.dirfd, d->path.rel, O_WRONLY | O_CLOEXEC | trunc);
   if (0 <= fd || !opts->force)
     {
@@ -125,7 +124,7 @@ open_existing (char const *src_name, struct dest const *d,
       return -1;
     }
   if (opts->verbose)
-    out_printf (stdout, _("removed %s\n"), quoteaf (d->path.name));
+    report_removed (d->path.name);
   *gone = true;
   return -1;
 }
@@ -184,7 +183,7 @@ open_dest (char const *src_name, struct dest *d, struct copy_job const *job,
     return -1;
   /* cp says what it is about to do before it knows how it will go.  */
   if (opts->verbose && !opts->debug)
-    report_dest (src_name, d);
+    report_verbose (src_name, d->path.name, d->backup);
   if (v == DEST_EXISTS)
     {
       bool gone;
@@ -254,10 +253,7 @@ plan_range (struct copy_job *job, struct fcopy_options const *opts,
   job->dst_off = opts->dst_offset;
   job->len = opts->length < 0 ? avail : MIN (opts->length, avail);
   if (opts->verbose && job->len < opts->length)
-    out_printf (stdout,
-                _("%s ends at byte %jd: copying %jd of the %jd bytes asked\n"),
-                quoteaf (src_name), (intmax_t) size, (intmax_t) job->len,
-                (intmax_t) opts->length);
+    report_short_range (src_name, size, job->len, opts->length);
   return true;
 }
 
@@ -291,16 +287,16 @@ source_changed (struct copy_job const *job, struct timespec ctime,
 }
 
 /* Copy JOB's data into DST_FD, open on DST (CREATED if it is new, with
-   CREATED_MODE), and give it its metadata; *FAILURE tells which step
-   failed.  */
+   CREATED_MODE), and give it its metadata; *REPORT tells what the
+   engine did.  */
 static bool
 copy_into (struct copy_job *job, char const *src_name,
            struct dst_path const *dst, int dst_fd, bool created,
            mode_t created_mode, struct fcopy_options const *opts,
-           enum copy_failure *failure)
+           struct copy_report *report)
 {
   job->dst_fd = dst_fd;
-  job->dst_empty = created || (opts->reflink != REFLINK_ALWAYS && !job->range);
+  job->dst_new = created;
   /* The change time from now on: making room for DEST changed it if
      DEST was a link of the source, renamed aside or removed (-b,
      --remove-destination).  A file of one link cannot have been.  */
@@ -308,14 +304,13 @@ copy_into (struct copy_job *job, char const *src_name,
   struct stat now;
   if (1 < job->src_st->st_nlink && fstat (job->src_fd, &now) == 0)
     ctime = get_stat_ctime (&now);
-  struct copy_report report = { 0 };
+  *report = (struct copy_report) { 0 };
   /* An empty range: nothing to move, and FICLONERANGE would take a
      length of 0 to mean "up to the end".  */
   bool ok = ((job->range && job->len == 0) || opts->attributes_only
-             || copy_data (job, opts, &report));
-  *failure = report.failure;
+             || copy_data (job, opts, report));
   if (!ok)
-    report_failure (job, report.failure, src_name, dst->name);
+    report_failure (job, report->failure, src_name, dst->name);
   else
     {
       struct meta_job meta = { job->src_fd, dst_fd, src_name, *dst,
@@ -328,9 +323,9 @@ copy_into (struct copy_job *job, char const *src_name,
   /* Whether the copy shares SOURCE's blocks, proven by comparing the
      two extent maps; for two whole files only (a range is a part).  */
   if (opts->debug && ok && !job->range && !opts->attributes_only)
-    report.shared = extents_share_fact (job->src_fd, dst_fd);
+    report->shared = extents_share_fact (job->src_fd, dst_fd);
   if (opts->debug)
-    report_debug (src_name, dst->name, &report);
+    report_debug (src_name, dst->name, report);
   return ok;
 }
 
@@ -347,19 +342,18 @@ copy_in_place (struct copy_job *job, char const *src_name,
   bool ok = kept;
   if (0 <= dst_fd)
     {
-      enum copy_failure failure;
+      struct copy_report report;
       ok = copy_into (job, src_name, &d.path, dst_fd, created,
-                      creation_mode (job->src_st, opts), opts,
-                      &failure);
+                      creation_mode (job->src_st, opts), opts, &report);
       ok &= !opts->fsync || sync_file (dst_fd, d.path.name);
       if (close (dst_fd) != 0 && ok)
         {
           error (0, errno, _("failed to close %s"), quoteaf (d.path.name));
           ok = false;
         }
-      /* Under --reflink=always nothing was written when the clone
-         failed: take back a file we made, leave one that was there.  */
-      if (!ok && created && failure == FAILED_CLONE
+      /* A failed clone wrote nothing: take back a file we made for it
+         (one that was there is as it was).  */
+      if (!ok && created && engine_wrote_nothing (&report)
           && unlinkat (d.path.dirfd, d.path.rel, 0) != 0)
         error (0, errno, _("cannot remove %s"), quoteaf (d.path.name));
       if (ok && created && opts->fsync && d.path.dirfd == AT_FDCWD)
@@ -402,13 +396,13 @@ copy_atomically (struct copy_job *job, char const *src_name,
   if (v == DEST_ABSENT || v == DEST_EXISTS)
     {
       if (opts->verbose && !opts->debug)
-        report_dest (src_name, &d);
+        report_verbose (src_name, d.path.name, d.backup);
       struct temp_file t;
       int fd = temp_create (&t, &d.path, creation_mode (job->src_st, opts));
-      enum copy_failure failure;
+      struct copy_report report;
       ok = (0 <= fd
             && copy_into (job, src_name, &d.path, fd, true, t.mode, opts,
-                          &failure)
+                          &report)
             && (v == DEST_ABSENT || S_ISLNK (d.st.st_mode)
                 || keep_dest_attributes (&d, fd, opts)));
       if (ok)

@@ -22,7 +22,6 @@
 #include "extents.h"
 #include "i18n.h"
 #include "intprops.h"
-#include "out-order.h"
 #include "quote-name.h"
 #include "reopen.h"
 #include "report.h"
@@ -578,11 +577,6 @@ static void
 dedupe_pair_now (struct deduper *d, char const *src_name,
                  char const *dst_name)
 {
-  static char const *const said[] = {
-    [PAIR_DEDUPED] = "deduplicated", [PAIR_SHARED] = "already shared",
-    [PAIR_DIFFER] = "differ", [PAIR_SKIPPED] = "skipped",
-    [PAIR_FAILED] = "failed"
-  };
   struct compare_bufs *b = take_bufs (d);
   struct pair p = { .src_name = src_name, .dst_name = dst_name,
                     .src_fd = -1, .dst_fd = -1, .buf = b->buf };
@@ -612,13 +606,7 @@ dedupe_pair_now (struct deduper *d, char const *src_name,
   d->stats.bytes += p.bytes;
   pthread_mutex_unlock (&d->lock);
   if (d->opts->verbose)
-    {
-      char bytes[INT_BUFSIZE_BOUND (uintmax_t) + sizeof " bytes"] = "";
-      if (r == PAIR_DEDUPED)
-        sprintf (bytes, " %ju bytes", p.bytes);
-      out_printf (stdout, "%s -> %s: %s%s\n", quoteaf_n (0, src_name),
-                  quoteaf_n (1, dst_name), said[r], bytes);
-    }
+    report_dedupe_pair (src_name, dst_name, r, p.bytes);
 }
 
 /* A pair for a thread to deduplicate.  */

@@ -26,9 +26,9 @@
 #include "file-set.h"
 #include "filemode.h"
 #include "i18n.h"
-#include "out-order.h"
 #include "progname.h"
 #include "quote-name.h"
+#include "report.h"
 #include "same-file.h"
 #include "same-inode.h"
 #include "utimecmp.h"
@@ -41,6 +41,22 @@ dest_free (struct dest *d)
 {
   free (d->backup);
   free (d->own_name);
+}
+
+bool
+link_to_copy (struct dst_path const *dst, char const *earlier, bool replace,
+              struct fcopy_options const *opts)
+{
+  if ((replace && unlinkat (dst->dirfd, dst->rel, 0) != 0)
+      || linkat (AT_FDCWD, earlier, dst->dirfd, dst->rel, 0) != 0)
+    {
+      error (0, errno, _("cannot create hard link %s to %s"),
+             quoteaf_n (0, dst->name), quoteaf_n (1, earlier));
+      return false;
+    }
+  if (replace && opts->verbose)
+    report_removed (dst->name);
+  return true;
 }
 
 void
@@ -60,16 +76,6 @@ made_by_operand (struct dest const *d, struct stat const *st,
 {
   return (d->path.operand && mem && mem->operands
           && seen_file (mem->operands, d->path.rel, st));
-}
-
-/* One line, whole: with --jobs, in its place among the others.  */
-void
-report_dest (char const *src_name, struct dest const *d)
-{
-  out_printf (stdout, "%s -> %s%s%s%s\n", quoteaf_n (0, src_name),
-              quoteaf_n (1, d->path.name), d->backup ? _(" (backup: ") : "",
-              d->backup ? quoteaf_n (2, d->backup) : "",
-              d->backup ? ")" : "");
 }
 
 /* -i: ask whether D may be overwritten; true if the answer is yes.  A
@@ -192,7 +198,7 @@ remove_dest (struct dest const *d, struct fcopy_options const *opts)
       return DEST_FAILED;
     }
   if (opts->verbose)
-    out_printf (stdout, _("removed %s\n"), quoteaf (d->path.name));
+    report_removed (d->path.name);
   return DEST_ABSENT;
 }
 
@@ -239,16 +245,8 @@ kept_by_update (struct dest const *d, struct stat const *src_st,
       inode_set_add (mem->copies, src_st, d->path.name);
       return DEST_KEEP;
     }
-  if (unlinkat (d->path.dirfd, d->path.rel, 0) != 0
-      || linkat (AT_FDCWD, earlier, d->path.dirfd, d->path.rel, 0) != 0)
-    {
-      error (0, errno, _("cannot create hard link %s to %s"),
-             quoteaf_n (0, d->path.name), quoteaf_n (1, earlier));
-      return DEST_FAILED;
-    }
-  if (opts->verbose)
-    out_printf (stdout, _("removed %s\n"), quoteaf (d->path.name));
-  return DEST_KEEP;
+  return link_to_copy (&d->path, earlier, true, opts) ? DEST_KEEP
+                                                      : DEST_FAILED;
 }
 
 /* utimecmpat keeps what it learns of each file system's timestamp

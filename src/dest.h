@@ -71,7 +71,10 @@ void dest_free (struct dest *d);
 void remember_dest (struct dest_memory const *mem,
                     struct dst_path const *path);
 
-/* Print -v's line for a copy of SRC_NAME made at D.  */
-void report_dest (char const *src_name, struct dest const *d);
+/* Make DST a hard link to EARLIER, the copy already made of the same
+   source file, removing first what is at DST if REPLACE (-v says so).
+   Report a failure and return false.  */
+bool link_to_copy (struct dst_path const *dst, char const *earlier,
+                   bool replace, struct fcopy_options const *opts);
 
 #endif

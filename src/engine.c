@@ -1,9 +1,16 @@
 /* engine.c -- the copy ladder for one file (design §4 and §5).
 
    Each step is a function with one loop over partial returns.  A step
-   answers STEP_UNSUPPORTED only before it moved a byte, so copy_range()
+   answers STEP_UNSUPPORTED only before it moved a byte, so climb_ladder()
    is the one place that decides to fall to the next step, and no step
-   ever starts again from an offset that an earlier one already passed.  */
+   ever starts again from an offset that an earlier one already passed.
+   Which steps are still worth trying is the ladder's own state (USABLE);
+   the report only receives what happened.
+
+   Words: "range mode" is --src-offset/--dst-offset/--length; a "span" is
+   the bytes [start, end) of the source that one climb of the ladder
+   copies (the whole file, or one data extent of a sparse one); the
+   "offload" step is copy_file_range.  */
 
 #include <config.h>
 #include "engine.h"
@@ -52,21 +59,25 @@ struct ladder
 {
   struct copy_job const *job;
   struct copy_report *report;
+  bool usable[LADDER_STEPS];   /* not ruled out, nor found unsupported */
   bool seek_holes;             /* keep the source's holes (SEEK_HOLE) */
   bool punch_zeros;            /* --sparse=always: and make runs of zeros
                                   into holes */
+  bool seeking;                /* SEEK_DATA works on the source: spans are
+                                  its data extents */
   int pipe_fd[2];              /* splice's pipe, made on first use */
   size_t pipe_size;
   char *buf;                   /* read/write buffer, made on first use */
-  off_t src_reached, dst_reached;  /* where the last range's copy ended */
+  off_t src_reached, dst_reached;  /* where the last span's copy ended */
 };
 
-/* The result of one step on one range.  STEP_RW_ONLY: unsupported in a
-   way that splice shares, so only read/write is worth trying (EFBIG);
-   STEP_EMPTY the same because the source gave nothing at all although
-   it claims data (files in /proc and /sys, whose real contents only
-   read() gets).  */
-enum step_result { STEP_OK, STEP_NO, STEP_RW_ONLY, STEP_EMPTY, STEP_ERR };
+/* Rule STEP out for this file, for a reason the report keeps as STATE. */
+static void
+rule_out (struct ladder *l, enum ladder_step step, enum step_state state)
+{
+  l->usable[step] = false;
+  l->report->step[step] = state;
+}
 
 /* Errnos with which the kernel says "this step cannot work for this pair
    of files"; anything else is a real error.  From copy_file_range(2),
@@ -91,15 +102,23 @@ is_unsupported (int err)
 /* Step 1: share all the source's extents (btrfs, XFS, ...) in one ioctl.
    EIO, ENOSPC, EDQUOT and ENOMEM are real failures even under auto:
    the filesystem can clone but this clone failed.  */
-static enum step_result
+static enum step_state
 clone_failed (struct ladder *l)
 {
   l->report->failure = FAILED_CLONE;
-  return is_unsupported (errno) ? STEP_NO : STEP_ERR;
+  return is_unsupported (errno) ? STEP_UNSUPPORTED : STEP_FAILED;
 }
 
-static enum step_result
-copy_via_clone (struct ladder *l)
+/* Whether the destination holds nothing yet: made for this copy, or
+   emptied when it was opened (engine_truncates).  */
+static bool
+dst_is_empty (struct copy_job const *job, struct fcopy_options const *opts)
+{
+  return job->dst_new || engine_truncates (opts, job->range);
+}
+
+static enum step_state
+clone_whole (struct ladder *l, struct fcopy_options const *opts)
 {
   int src_fd = l->job->src_fd, dst_fd = l->job->dst_fd;
   /* --reflink=always leaves an existing destination untruncated, so
@@ -109,19 +128,19 @@ copy_via_clone (struct ladder *l)
      than the source, whose partial last block cannot be cloned into its
      middle.  Then the file is emptied and cloned again: cutting a longer
      destination back after the clone would unshare its last block.  */
-  if (!l->job->dst_empty)
+  if (!dst_is_empty (l->job, opts))
     {
       if (ioctl (dst_fd, FICLONE, src_fd) != 0 && errno != EINVAL)
         return clone_failed (l);
       if (ftruncate (dst_fd, 0) != 0)
         {
           l->report->failure = FAILED_EXTEND;
-          return STEP_ERR;
+          return STEP_FAILED;
         }
     }
   if (ioctl (dst_fd, FICLONE, src_fd) != 0)
     return clone_failed (l);
-  return STEP_OK;
+  return STEP_DONE;
 }
 
 /* Whether JOB's clone need not be tried: an earlier file of the same
@@ -150,8 +169,8 @@ remember_no_clone (struct copy_job const *job)
 
 /* Step 1 in range mode, under --reflink=always only: FICLONERANGE.
    Elsewhere copy_file_range reflinks aligned ranges by itself.  */
-static enum step_result
-copy_via_clone_range (struct ladder *l)
+static enum step_state
+clone_range (struct ladder *l)
 {
   struct copy_job const *job = l->job;
   struct file_clone_range range = { .src_fd = job->src_fd,
@@ -160,14 +179,23 @@ copy_via_clone_range (struct ladder *l)
                                     .dest_offset = job->dst_off };
   if (ioctl (job->dst_fd, FICLONERANGE, &range) != 0)
     return clone_failed (l);
-  return STEP_OK;
+  return STEP_DONE;
+}
+
+/* Rule out every step between STEP and read/write: the source gave what
+   only read() can read, or an answer that splice would share.  */
+static void
+leave_only_rw (struct ladder *l, enum ladder_step step)
+{
+  for (int i = step + 1; i < LADDER_RW; i++)
+    rule_out (l, i, STEP_AVOIDED);
 }
 
 /* Step 2: copy_file_range from *SRC_POS up to END.  The kernel advances
    both offsets by what it moved, so a partial return needs no arithmetic
    here, and the file positions of the descriptors stay untouched.  */
-static enum step_result
-copy_via_range (struct ladder *l, off_t *src_pos, off_t *dst_pos, off_t end)
+static enum step_state
+offload_span (struct ladder *l, off_t *src_pos, off_t *dst_pos, off_t end)
 {
   off_t start = *src_pos;
   while (*src_pos < end)
@@ -178,18 +206,28 @@ copy_via_range (struct ladder *l, off_t *src_pos, off_t *dst_pos, off_t end)
       if (0 < n)
         continue;
       if (n == 0)
-        return *src_pos == start ? STEP_EMPTY : STEP_OK;
+        {
+          /* Files in /proc and /sys claim data that only read() gets. */
+          if (*src_pos != start)
+            return STEP_DONE;
+          leave_only_rw (l, LADDER_OFFLOAD);
+          return STEP_NO_DATA;
+        }
       if (errno == EINTR)
         continue;
       if (*src_pos == start && is_unsupported (errno))
-        return STEP_NO;
-      /* Some kernels give EFBIG for offsets that read/write can reach.  */
+        return STEP_UNSUPPORTED;
+      /* Some kernels give EFBIG for offsets that read/write can reach,
+         and splice would give it too.  */
       if (*src_pos == start && errno == EFBIG)
-        return STEP_RW_ONLY;
+        {
+          leave_only_rw (l, LADDER_OFFLOAD);
+          return STEP_UNSUPPORTED;
+        }
       l->report->failure = FAILED_COPY;
-      return STEP_ERR;
+      return STEP_FAILED;
     }
-  return STEP_OK;
+  return STEP_DONE;
 }
 
 /* Make splice's pipe, as large as the system lets us.  */
@@ -203,6 +241,17 @@ open_pipe (struct ladder *l)
     size = fcntl (l->pipe_fd[1], F_GETPIPE_SZ);
   l->pipe_size = 0 < size ? size : 64 * 1024;
   return true;
+}
+
+static void
+close_pipe (struct ladder *l)
+{
+  if (0 <= l->pipe_fd[0])
+    {
+      close (l->pipe_fd[0]);
+      close (l->pipe_fd[1]);
+    }
+  l->pipe_fd[0] = l->pipe_fd[1] = -1;
 }
 
 /* Move LEN bytes that are in the pipe to the destination at *DST_POS.  */
@@ -229,42 +278,43 @@ drain_pipe (struct ladder *l, size_t len, off_t *dst_pos)
 /* Step 3: splice source -> pipe -> destination, so no byte is copied to
    user space.  Wins where copy_file_range cannot cross filesystems.
    If the destination refuses the first bytes, the source offset is put
-   back: the bytes in the pipe were never written, and the caller drops
-   the pipe with the step.  */
-static enum step_result
-copy_via_splice (struct ladder *l, off_t *src_pos, off_t *dst_pos, off_t end)
+   back: the bytes in the pipe were never written, and the pipe goes
+   with the step.  A source that gives nothing at once leaves the rest
+   to read().  */
+static enum step_state
+splice_span (struct ladder *l, off_t *src_pos, off_t *dst_pos, off_t end)
 {
   off_t src_start = *src_pos, dst_start = *dst_pos;
   if (l->pipe_fd[0] < 0 && !open_pipe (l))
-    return STEP_NO;
+    return STEP_UNSUPPORTED;
   while (*src_pos < end)
     {
       size_t len = MIN (end - *src_pos, l->pipe_size);
       ssize_t n = splice (l->job->src_fd, src_pos, l->pipe_fd[1], NULL,
                           len, SPLICE_F_MOVE);
       if (n == 0)
-        return *src_pos == src_start ? STEP_RW_ONLY : STEP_OK;
+        return *src_pos == src_start ? STEP_UNSUPPORTED : STEP_DONE;
       if (n < 0 && errno == EINTR)
         continue;
       if (n < 0)
         {
           if (*dst_pos == dst_start && is_unsupported (errno))
-            return STEP_NO;
+            return STEP_UNSUPPORTED;
           l->report->failure = FAILED_READ;
-          return STEP_ERR;
+          return STEP_FAILED;
         }
       if (!drain_pipe (l, n, dst_pos))
         {
           if (*dst_pos == dst_start && is_unsupported (errno))
             {
               *src_pos = src_start;
-              return STEP_NO;
+              return STEP_UNSUPPORTED;
             }
           l->report->failure = FAILED_WRITE;
-          return STEP_ERR;
+          return STEP_FAILED;
         }
     }
-  return STEP_OK;
+  return STEP_DONE;
 }
 
 /* Write BUF[0..LEN) at the destination's file position, turning whole
@@ -303,24 +353,24 @@ write_block (struct ladder *l, char const *buf, size_t len)
 
 /* Step 4: read and write through one buffer.  read() ends the loop at
    EOF, not st_size: generated files lie about their size.  */
-static enum step_result
-copy_via_rw (struct ladder *l, off_t *src_pos, off_t *dst_pos, off_t end)
+static enum step_state
+rw_span (struct ladder *l, off_t *src_pos, off_t *dst_pos, off_t end)
 {
   int src_fd = l->job->src_fd, dst_fd = l->job->dst_fd;
   if (!l->buf)
     {
       l->buf = alignalloc (sysconf (_SC_PAGESIZE), RW_BUFSIZE);
       if (!l->buf)
-        return STEP_ERR;
+        return STEP_FAILED;
     }
   /* Earlier steps used explicit offsets and SEEK_DATA moved the source's
      position; read and write use the descriptors' own positions.  */
-  bool moved = l->report->holes == HOLES_SEEK;
+  bool moved = l->seeking;
   if (((*src_pos || moved) && lseek (src_fd, *src_pos, SEEK_SET) < 0)
       || ((*dst_pos || moved) && lseek (dst_fd, *dst_pos, SEEK_SET) < 0))
     {
       l->report->failure = FAILED_READ;
-      return STEP_ERR;
+      return STEP_FAILED;
     }
   while (*src_pos < end)
     {
@@ -328,19 +378,19 @@ copy_via_rw (struct ladder *l, off_t *src_pos, off_t *dst_pos, off_t end)
       if (n == SAFE_READ_ERROR)
         {
           l->report->failure = FAILED_READ;
-          return STEP_ERR;
+          return STEP_FAILED;
         }
       if (n == 0)
         break;
       if (!write_block (l, l->buf, n))
         {
           l->report->failure = FAILED_WRITE;
-          return STEP_ERR;
+          return STEP_FAILED;
         }
       *src_pos += n;
       *dst_pos += n;
     }
-  return STEP_OK;
+  return STEP_DONE;
 }
 
 /* Reserve the destination's blocks [POS, END) before copying data there.
@@ -371,69 +421,51 @@ drop_preallocation (int dst_fd)
   errno = saved_errno;
 }
 
-/* Note where a copy stopped: before the end asked for when the source's
-   data ended early (EOF before st_size).  Return true.  */
-static bool
-reached (struct ladder *l, off_t src_pos, off_t dst_pos)
+/* The steps that copy a span, in ladder order; read/write, the last,
+   never answers "unsupported".  DROP frees what an unsupported step
+   made, so that nothing of it outlives its turn.  */
+static struct
 {
-  l->src_reached = src_pos;
-  l->dst_reached = dst_pos;
-  return true;
-}
+  enum step_state (*copy) (struct ladder *, off_t *, off_t *, off_t);
+  void (*drop) (struct ladder *);
+} const span_steps[LADDER_STEPS] =
+{
+  [LADDER_OFFLOAD] = { offload_span, NULL },
+  [LADDER_SPLICE] = { splice_span, close_pipe },
+  [LADDER_RW] = { rw_span, NULL },
+};
 
-/* Run what is left of the ladder after cloning on the bytes
-   [SRC_POS, END) of the source, to DST_POS on in the destination.
-   A step found unsupported for one range is not tried for the next.  */
+/* Copy the bytes [SRC_POS, END) of the source to DST_POS on with the
+   first usable step after the clone; a step found unsupported is ruled
+   out for the spans that follow.  Note in L where the copy stopped,
+   which is before END when the source's data ended early (EOF before
+   st_size).  */
 static bool
 climb_ladder (struct ladder *l, off_t src_pos, off_t dst_pos, off_t end)
 {
-  struct copy_report *r = l->report;
-  enum step_result res;
-
-  if (r->offload == STEP_NOT_TRIED || r->offload == STEP_DONE)
+  enum step_state state = STEP_FAILED;
+  for (int i = LADDER_OFFLOAD; i < LADDER_STEPS; i++)
     {
-      res = copy_via_range (l, &src_pos, &dst_pos, end);
-      if (res == STEP_ERR)
-        {
-          r->offload = STEP_FAILED;
-          return false;
-        }
-      /* cp (9.2 and later) leaves "copy offload" unknown when
-         copy_file_range gave nothing at all: so do we.  */
-      r->offload = (res == STEP_OK ? STEP_DONE
-                    : res == STEP_EMPTY ? STEP_NO_DATA : STEP_UNSUPPORTED);
-      if (res == STEP_OK)
-        return reached (l, src_pos, dst_pos);
-      if (res == STEP_RW_ONLY || res == STEP_EMPTY)
-        r->splice = STEP_AVOIDED;
+      if (!l->usable[i])
+        continue;
+      state = span_steps[i].copy (l, &src_pos, &dst_pos, end);
+      l->report->step[i] = state;
+      if (state == STEP_DONE || state == STEP_FAILED)
+        break;
+      l->usable[i] = false;
+      if (span_steps[i].drop)
+        span_steps[i].drop (l);
     }
-
-  if (r->splice == STEP_NOT_TRIED || r->splice == STEP_DONE)
-    {
-      res = copy_via_splice (l, &src_pos, &dst_pos, end);
-      if (res == STEP_ERR)
-        {
-          r->splice = STEP_FAILED;
-          return false;
-        }
-      r->splice = res == STEP_OK ? STEP_DONE : STEP_UNSUPPORTED;
-      if (res == STEP_OK)
-        return reached (l, src_pos, dst_pos);
-      close (l->pipe_fd[0]);
-      close (l->pipe_fd[1]);
-      l->pipe_fd[0] = l->pipe_fd[1] = -1;
-    }
-
-  bool ok = copy_via_rw (l, &src_pos, &dst_pos, end) == STEP_OK;
-  r->rw = ok ? STEP_DONE : STEP_FAILED;
-  return reached (l, src_pos, dst_pos) && ok;
+  l->src_reached = src_pos;
+  l->dst_reached = dst_pos;
+  return state == STEP_DONE;
 }
 
 /* Copy the source's bytes [SRC_POS, END) to DST_POS on, into blocks
    reserved for them.  L->src_reached tells where the source's data
    ended, which may be before END.  */
 static bool
-copy_range (struct ladder *l, off_t src_pos, off_t dst_pos, off_t end)
+copy_span (struct ladder *l, off_t src_pos, off_t dst_pos, off_t end)
 {
   bool reserved = (end != TYPE_MAXIMUM (off_t)
                    && preallocate (l, dst_pos, dst_pos + (end - src_pos)));
@@ -475,7 +507,7 @@ copy_extents (struct ladder *l, off_t size, off_t *eof)
           return false;
         }
       off_t end = MIN (hole, size);
-      if (!copy_range (l, data, data, end))
+      if (!copy_span (l, data, data, end))
         return false;
       if (l->src_reached < end)
         {
@@ -505,9 +537,10 @@ can_seek_data (int fd)
   return lseek (fd, 0, SEEK_DATA) >= 0 || errno == ENXIO;
 }
 
-/* Copy the data, not cloning: holes as --sparse says, then the size.  */
+/* Copy the whole file's data, not cloning: holes as --sparse says, then
+   the size.  */
 static bool
-copy_contents (struct ladder *l, struct fcopy_options const *opts)
+copy_whole (struct ladder *l)
 {
   struct stat const *st = l->job->src_st;
   /* st_size is 0 for files in /proc: then copy until EOF.  */
@@ -516,23 +549,24 @@ copy_contents (struct ladder *l, struct fcopy_options const *opts)
   off_t size;                   /* DEST's size: where the data read ended */
   bool ok;
 
-  if (l->seek_holes && can_seek_data (l->job->src_fd))
+  l->seeking = l->seek_holes && can_seek_data (l->job->src_fd);
+  if (l->seeking)
     {
       l->report->holes = HOLES_SEEK;
       ok = copy_extents (l, end, &size);
     }
   else
     {
-      ok = copy_range (l, 0, 0, end);
+      ok = copy_span (l, 0, 0, end);
       size = l->dst_reached;
     }
   if (!ok)
     return false;
 
   if (l->punch_zeros)
-    l->report->holes = (l->report->holes == HOLES_SEEK ? HOLES_SEEK_ZEROS
-                        : HOLES_ZEROS);
-  if (l->report->holes != HOLES_NONE)
+    l->report->holes = l->seeking ? HOLES_SEEK_ZEROS : HOLES_ZEROS;
+  /* Holes may end the file: give it its size.  */
+  if (l->seeking || l->punch_zeros)
     {
       /* Set the size even if the last bytes were a hole, but never past
          the last byte the source gave: sysfs files claim st_size 4096
@@ -573,59 +607,81 @@ plan_holes (struct ladder *l, struct fcopy_options const *opts)
 }
 
 bool
+engine_truncates (struct fcopy_options const *opts, bool range)
+{
+  return opts->reflink != REFLINK_ALWAYS && !range;
+}
+
+bool
+engine_wrote_nothing (struct copy_report const *report)
+{
+  return report->failure == FAILED_CLONE;
+}
+
+/* Decide which steps L may try for its job under OPTS, and tell the
+   report of those ruled out.  */
+static void
+plan_ladder (struct ladder *l, struct fcopy_options const *opts)
+{
+  struct copy_job const *job = l->job;
+  for (int i = 0; i < LADDER_STEPS; i++)
+    l->usable[i] = true;
+  plan_holes (l, opts);
+
+  /* --sparse=never wants every byte allocated, which a shared extent of
+     a sparse source is not; copy_file_range reflinks on btrfs and XFS,
+     so --reflink=never must avoid it as well.  */
+  if (opts->reflink == REFLINK_NEVER || opts->sparse == SPARSE_NEVER)
+    {
+      rule_out (l, LADDER_CLONE, (opts->reflink == REFLINK_NEVER
+                                  ? STEP_NEVER : STEP_AVOIDED));
+      rule_out (l, LADDER_OFFLOAD, STEP_AVOIDED);
+    }
+  else if (opts->reflink != REFLINK_ALWAYS
+           && (job->range || !dst_is_empty (job, opts)))
+    rule_out (l, LADDER_CLONE, STEP_AVOIDED);
+  else if (clone_known_unsupported (job, opts))
+    rule_out (l, LADDER_CLONE, STEP_UNSUPPORTED);
+
+}
+
+/* Try the clone step: true if it settled the copy, with *OK telling
+   how; false if the other steps are to copy the data.  */
+static bool
+try_clone (struct ladder *l, struct fcopy_options const *opts, bool *ok)
+{
+  enum step_state state = (l->job->range ? clone_range (l)
+                           : clone_whole (l, opts));
+  l->report->step[LADDER_CLONE] = state;
+  *ok = state == STEP_DONE;
+  if (state == STEP_UNSUPPORTED)
+    remember_no_clone (l->job);
+  if (state != STEP_UNSUPPORTED || opts->reflink == REFLINK_ALWAYS)
+    return true;
+  l->report->failure = FAILED_NONE;
+  return false;
+}
+
+bool
 copy_data (struct copy_job const *job, struct fcopy_options const *opts,
            struct copy_report *report)
 {
   *report = (struct copy_report) { 0 };
   struct ladder l = { .job = job, .report = report, .pipe_fd = { -1, -1 } };
-  plan_holes (&l, opts);
+  plan_ladder (&l, opts);
 
-  /* --sparse=never wants every byte allocated, which a shared extent of
-     a sparse source is not; copy_file_range reflinks on btrfs and XFS,
-     so --reflink=never must avoid it as well.  */
-  bool may_share = opts->reflink != REFLINK_NEVER
-                   && opts->sparse != SPARSE_NEVER;
-  if (!may_share)
-    {
-      report->clone = (opts->reflink == REFLINK_NEVER ? STEP_NEVER
-                       : STEP_AVOIDED);
-      report->offload = STEP_AVOIDED;
-    }
-  else if ((!job->dst_empty || job->range)
-           && opts->reflink != REFLINK_ALWAYS)
-    report->clone = STEP_AVOIDED;
-  else if (clone_known_unsupported (job, opts))
-    report->clone = STEP_UNSUPPORTED;
-  else
-    {
-      enum step_result res = (job->range ? copy_via_clone_range (&l)
-                              : copy_via_clone (&l));
-      report->clone = (res == STEP_OK ? STEP_DONE
-                       : res == STEP_NO ? STEP_UNSUPPORTED : STEP_FAILED);
-      if (res == STEP_NO)
-        remember_no_clone (job);
-      if (res == STEP_OK)
-        return true;
-      if (res == STEP_ERR || opts->reflink == REFLINK_ALWAYS)
-        return false;
-      report->failure = FAILED_NONE;
-    }
-
+  bool ok;
+  if (l.usable[LADDER_CLONE] && try_clone (&l, opts, &ok))
+    return ok;
   /* Zero runs are found only by looking at the bytes; pipes, sockets
      and devices have no offsets for copy_file_range and splice.  */
   if (l.punch_zeros || !S_ISREG (job->src_st->st_mode))
-    report->offload = report->splice = STEP_AVOIDED;
-
-  bool ok = (job->range
-             ? copy_range (&l, job->src_off, job->dst_off,
-                           job->src_off + job->len)
-             : copy_contents (&l, opts));
+    leave_only_rw (&l, LADDER_CLONE);
+  ok = (job->range
+        ? copy_span (&l, job->src_off, job->dst_off, job->src_off + job->len)
+        : copy_whole (&l));
   int saved_errno = errno;
-  if (0 <= l.pipe_fd[0])
-    {
-      close (l.pipe_fd[0]);
-      close (l.pipe_fd[1]);
-    }
+  close_pipe (&l);
   alignfree (l.buf);
   errno = saved_errno;
   return ok;

@@ -25,7 +25,8 @@ struct copy_job
 {
   int src_fd, dst_fd;
   struct stat const *src_st;   /* from the caller's fstat, not taken again */
-  bool dst_empty;              /* dst was created or truncated by the caller */
+  bool dst_new;                /* the caller made dst for this copy; else
+                                  it was opened as engine_truncates says */
   struct clone_memo *clone_memo;  /* or null */
   dev_t dst_dev;               /* the destination's device, with CLONE_MEMO */
 
@@ -35,18 +36,30 @@ struct copy_job
   off_t src_off, dst_off, len;
 };
 
-/* What became of one step of the ladder.  */
+/* The steps of the ladder, in the order they are tried.  */
+enum ladder_step
+{
+  LADDER_CLONE,                /* FICLONE, or FICLONERANGE in range mode */
+  LADDER_OFFLOAD,              /* copy_file_range */
+  LADDER_SPLICE,               /* splice through a pipe */
+  LADDER_RW,                   /* read and write through a buffer */
+  LADDER_STEPS
+};
+
+/* What became of one step: the answer of one try of it, and what the
+   report keeps of the last try.  */
 enum step_state
 {
   STEP_NOT_TRIED,              /* not reached: an earlier step did the work */
-  STEP_AVOIDED,                /* skipped because of an option */
-  STEP_DONE,
-  STEP_UNSUPPORTED,            /* fell to the next step, nothing moved */
-  STEP_FAILED,
+  STEP_AVOIDED,                /* ruled out for this file by an option or
+                                  by the kind of file */
   STEP_NEVER,                  /* the clone, ruled out by --reflink=never
                                   (cp's --debug says "reflink: no") */
-  STEP_NO_DATA                 /* copy_file_range gave nothing where data
+  STEP_DONE,
+  STEP_UNSUPPORTED,            /* fell to the next step, nothing moved */
+  STEP_NO_DATA,                /* copy_file_range gave nothing where data
                                   was claimed (/proc): read/write's turn */
+  STEP_FAILED
 };
 
 enum hole_method
@@ -68,14 +81,27 @@ enum copy_failure
   FAILED_EXTEND                /* "failed to extend DST" */
 };
 
-/* What the ladder did, for --debug and for the caller's error message.  */
+/* What the ladder did, for --debug and for the caller's error message.
+   The engine writes it and never reads it back.  */
 struct copy_report
 {
-  enum step_state clone, offload, splice, rw;
+  enum step_state step[LADDER_STEPS];
   enum hole_method holes;
   enum copy_failure failure;
   enum share_fact shared;       /* filled for --debug by the caller */
 };
+
+/* Whether an existing destination is to be opened with O_TRUNC for a
+   copy of its whole data under OPTS (RANGE: range mode).  Not under
+   --reflink=always: a clone that cannot be made must leave the file as
+   it was, so the engine empties it only once it knows the clone works.
+   Not in range mode, which keeps the bytes around the range.  */
+bool engine_truncates (struct fcopy_options const *opts, bool range);
+
+/* Whether the copy that failed as REPORT says wrote nothing at all to
+   its destination: a clone failed.  A destination the caller made for
+   it is then to be removed; one that was there is as it was.  */
+bool engine_wrote_nothing (struct copy_report const *report);
 
 /* Copy JOB's data under OPTS, filling REPORT.  On failure return false
    with errno set and REPORT->failure saying which side failed.  */

@@ -16,6 +16,7 @@
 #include "error.h"
 #include "i18n.h"
 #include "quote-name.h"
+#include "report.h"
 #include "same-inode.h"
 
 /* Whether a symbolic link named DST_NAME to the relative name SRC_NAME
@@ -76,7 +77,7 @@ link_file (char const *src_name, struct stat const *src_st,
           || (ok = relative_link_ok (src_name, d.path.name))))
     {
       if (opts->verbose)
-        report_dest (src_name, &d);
+        report_verbose (src_name, d.path.name, d.backup);
       ok = make_link (src_name, &d.path, opts);
       if (ok)
         remember_dest (mem, &d.path);

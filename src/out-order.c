@@ -12,12 +12,16 @@
 #include <config.h>
 #include "out-order.h"
 
+#include <errno.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "error.h"
 #include "xalloc.h"
 
 /* Complete places that may wait behind an incomplete one (a big file, a
@@ -226,4 +230,32 @@ out_slot_end (struct out_slot *slot, struct out_slot *previous)
   if (slot == head)
     advance ();
   pthread_mutex_unlock (&lock);
+}
+
+/* error(), as glibc's, but each message whole and in its place.  glibc
+   2.36 builds its error() without stdio's locks (its _IO_flockfile is
+   empty outside libio), so with --jobs the program name of one message
+   and the text of another came out on one line; and a worker's message
+   must wait for the output of the files before its own (out-order.h).
+   So the message is made whole, then printed as one piece.  glibc's
+   error is a weak symbol, meant to be replaced: the program's own
+   serves every call, gnulib's too.  fcopy sets no error_print_progname.  */
+void
+error (int status, int errnum, char const *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  char *message;
+  if (vasprintf (&message, format, args) < 0)
+    message = NULL;
+  va_end (args);
+  char buf[1024];
+  out_printf (stderr, "%s: %s%s%s\n", program_invocation_name,
+              message ? message : format, errnum ? ": " : "",
+              errnum ? strerror_r (errnum, buf, sizeof buf) : "");
+  free (message);
+  /* ThreadSanitizer would see a race in a plain ++.  */
+  __atomic_fetch_add (&error_message_count, 1, __ATOMIC_RELAXED);
+  if (status)
+    exit (status);
 }

@@ -11,7 +11,10 @@
    printed for a later one is kept until every place before it is
    finished.  Without workers nothing is kept: output goes straight out.
 
-   -i is the one exception, as it runs no workers (cli.c).  */
+   -i is the one exception, as it runs no workers (cli.c).
+
+   Error messages take the same way: out-order.c defines the program's
+   error(), which every message of fcopy's and gnulib's goes through.  */
 
 #ifndef FCOPY_OUT_ORDER_H
 #define FCOPY_OUT_ORDER_H

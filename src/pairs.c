@@ -14,7 +14,7 @@
 #include "filenamecat.h"
 #include "fts_.h"
 #include "i18n.h"
-#include "out-order.h"
+#include "report.h"
 #include "pair-list.h"
 #include "quote-name.h"
 #include "xalloc.h"
@@ -90,8 +90,7 @@ counterpart (struct tree_walk *w, char const *rel, bool pairing)
       if (errno != ENOENT)
         return other;           /* dedupe_pair says what is wrong */
       if (w->d->opts->verbose)
-        out_printf (stdout, _("only in %s: %s\n"),
-                    quoteaf_n (0, w->walked_dir), quoteaf_n (1, rel));
+        report_only_in (w->walked_dir, rel);
     }
   else if (!S_ISLNK (st.st_mode))
     return other;

@@ -26,7 +26,7 @@
 #include "error.h"
 #include "i18n.h"
 #include "metadata.h"
-#include "out-order.h"
+#include "report.h"
 #include "quote-name.h"
 #include "xalloc.h"
 
@@ -108,10 +108,8 @@ make_dir (struct parents *p, struct fcopy_options const *opts)
       error (0, errno, _("setting permissions for %s"), quoteaf (p->dst_name));
       return false;
     }
-  /* cp prints these lines unquoted.  */
   if (opts->verbose)
-    out_printf (stdout, "%s -> %s\n", p->dst_name + p->src_offset,
-                p->dst_name);
+    report_parent_dir (p->dst_name + p->src_offset, p->dst_name);
   return true;
 }
 

@@ -1,4 +1,4 @@
-/* report.c -- the -v and --debug lines, and error messages whole.  */
+/* report.c -- the -v, --debug and --stats lines.  */
 
 #include <config.h>
 #include "report.h"
@@ -6,41 +6,15 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "error.h"
 #include "i18n.h"
+#include "intprops.h"
 #include "out-order.h"
 #include "quote-name.h"
-
-/* error(), as glibc's, but each message whole and in its place.  glibc
-   2.36 builds its error() without stdio's locks (its _IO_flockfile is
-   empty outside libio), so with --jobs the program name of one message
-   and the text of another came out on one line; and a worker's message
-   must wait for the output of the files before its own (out-order.h).
-   So the message is made whole, then printed as one piece.  glibc's
-   error is a weak symbol, meant to be replaced: the program's own
-   serves every call, gnulib's too.  fcopy sets no error_print_progname.  */
-void
-error (int status, int errnum, char const *format, ...)
-{
-  va_list args;
-  va_start (args, format);
-  char *message;
-  if (vasprintf (&message, format, args) < 0)
-    message = NULL;
-  va_end (args);
-  char buf[1024];
-  out_printf (stderr, "%s: %s%s%s\n", program_invocation_name,
-              message ? message : format, errnum ? ": " : "",
-              errnum ? strerror_r (errnum, buf, sizeof buf) : "");
-  free (message);
-  /* ThreadSanitizer would see a race in a plain ++.  */
-  __atomic_fetch_add (&error_message_count, 1, __ATOMIC_RELAXED);
-  if (status)
-    exit (status);
-}
 
 void
 report_omitted_dir (char const *name)
@@ -48,11 +22,30 @@ report_omitted_dir (char const *name)
   error (0, 0, _("-r not specified; omitting directory %s"), quoteaf (name));
 }
 
+/* One line, whole: with --jobs, in its place among the others.  */
 void
-report_verbose (char const *src_name, char const *dst_name)
+report_verbose (char const *src_name, char const *dst_name,
+                char const *backup)
 {
-  out_printf (stdout, "%s -> %s\n", quoteaf_n (0, src_name),
-              quoteaf_n (1, dst_name));
+  out_printf (stdout, "%s -> %s%s%s%s\n", quoteaf_n (0, src_name),
+              quoteaf_n (1, dst_name), backup ? _(" (backup: ") : "",
+              backup ? quoteaf_n (2, backup) : "", backup ? ")" : "");
+}
+
+void
+report_short_range (char const *src_name, off_t size, off_t len,
+                    off_t asked)
+{
+  out_printf (stdout,
+              _("%s ends at byte %jd: copying %jd of the %jd bytes asked\n"),
+              quoteaf (src_name), (intmax_t) size, (intmax_t) len,
+              (intmax_t) asked);
+}
+
+void
+report_removed (char const *name)
+{
+  out_printf (stdout, _("removed %s\n"), quoteaf (name));
 }
 
 /* cp's word (coreutils 9.2 and later, copy.c's copy_debug_string) for
@@ -78,7 +71,7 @@ cp_word (enum step_state state, bool clone)
 static char const *
 cp_sparse_word (struct copy_report const *r)
 {
-  if (r->clone == STEP_DONE || r->failure == FAILED_CLONE)
+  if (r->step[LADDER_CLONE] == STEP_DONE || r->failure == FAILED_CLONE)
     return "unknown";
   switch (r->holes)
     {
@@ -121,8 +114,8 @@ report_debug (char const *src_name, char const *dst_name,
 {
   /* No step was reached (--attributes-only, an empty range): as cp
      without data to copy, only the -v line.  */
-  if (r->clone == STEP_NOT_TRIED && r->offload == STEP_NOT_TRIED
-      && r->splice == STEP_NOT_TRIED && r->rw == STEP_NOT_TRIED)
+  if (r->step[LADDER_CLONE] == STEP_NOT_TRIED && r->step[LADDER_OFFLOAD] == STEP_NOT_TRIED
+      && r->step[LADDER_SPLICE] == STEP_NOT_TRIED && r->step[LADDER_RW] == STEP_NOT_TRIED)
     {
       out_printf (stdout, "%s -> %s\n", quoteaf_n (0, src_name),
                   quoteaf_n (1, dst_name));
@@ -135,10 +128,42 @@ report_debug (char const *src_name, char const *dst_name,
               "copy offload: %s, reflink: %s, sparse detection: %s\n"
               "splice: %s, read/write: %s, extents shared: %s\n",
               quoteaf_n (0, src_name), quoteaf_n (1, dst_name),
-              cp_word (r->offload, false), cp_word (r->clone, true),
+              cp_word (r->step[LADDER_OFFLOAD], false),
+              cp_word (r->step[LADDER_CLONE], true),
               cp_sparse_word (r),
-              step_word (r->splice), step_word (r->rw),
+              step_word (r->step[LADDER_SPLICE]),
+              step_word (r->step[LADDER_RW]),
               share_word (r->shared));
+}
+
+void
+report_dedupe_pair (char const *src_name, char const *dst_name,
+                    enum pair_outcome result, uintmax_t bytes)
+{
+  static char const *const said[] = {
+    [PAIR_DEDUPED] = "deduplicated", [PAIR_SHARED] = "already shared",
+    [PAIR_DIFFER] = "differ", [PAIR_SKIPPED] = "skipped",
+    [PAIR_FAILED] = "failed"
+  };
+  char count[INT_BUFSIZE_BOUND (uintmax_t) + sizeof " bytes"] = "";
+  if (result == PAIR_DEDUPED)
+    sprintf (count, " %ju bytes", bytes);
+  out_printf (stdout, "%s -> %s: %s%s\n", quoteaf_n (0, src_name),
+              quoteaf_n (1, dst_name), said[result], count);
+}
+
+void
+report_only_in (char const *dir, char const *rel)
+{
+  out_printf (stdout, _("only in %s: %s\n"), quoteaf_n (0, dir),
+              quoteaf_n (1, rel));
+}
+
+/* cp prints these lines unquoted.  */
+void
+report_parent_dir (char const *src_name, char const *dst_name)
+{
+  out_printf (stdout, "%s -> %s\n", src_name, dst_name);
 }
 
 void

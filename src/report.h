@@ -1,13 +1,26 @@
-/* report.h -- what fcopy tells the user about each file on stdout.  */
+/* report.h -- what fcopy tells the user about each file on stdout.
+   Error messages go through error() (out-order.c), at the place that
+   knows the names.  */
 
 #ifndef FCOPY_REPORT_H
 #define FCOPY_REPORT_H
 
+#include <stdint.h>
 #include "dedupe.h"
 #include "engine.h"
 
-/* -v: "'SRC' -> 'DST'", as GNU cp prints it.  */
-void report_verbose (char const *src_name, char const *dst_name);
+/* -v: "'SRC' -> 'DST'", as GNU cp prints it, with " (backup: 'B')"
+   when BACKUP is not null.  */
+void report_verbose (char const *src_name, char const *dst_name,
+                     char const *backup);
+
+/* -v in range mode: the source SRC_NAME ends at byte SIZE, so LEN of
+   the ASKED bytes are copied.  */
+void report_short_range (char const *src_name, off_t size, off_t len,
+                         off_t asked);
+
+/* -v: "removed 'NAME'", for a name removed to make room for a copy.  */
+void report_removed (char const *name);
 
 /* --debug: three lines, the first two as cp 9.2 and later print them
    (its --debug implies -v), so that scripts written for cp parse them:
@@ -18,6 +31,16 @@ void report_verbose (char const *src_name, char const *dst_name);
    Scripts and tests parse them: keep the wording stable.  */
 void report_debug (char const *src_name, char const *dst_name,
                    struct copy_report const *report);
+
+/* -v with --dedupe: "'SRC' -> 'DST': WHAT", and the BYTES deduplicated. */
+void report_dedupe_pair (char const *src_name, char const *dst_name,
+                         enum pair_outcome result, uintmax_t bytes);
+
+/* -v with --dedupe -r: REL, under DIR, has no counterpart.  */
+void report_only_in (char const *dir, char const *rel);
+
+/* -v with --parents: a leading directory made, "SRC -> DST".  */
+void report_parent_dir (char const *src_name, char const *dst_name);
 
 /* --stats (and -v) with --dedupe: the counts, one "key: value" a line. */
 void report_dedupe_stats (struct dedupe_stats const *stats);

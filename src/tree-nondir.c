@@ -19,8 +19,8 @@
 #include "i18n.h"
 #include "link-file.h"
 #include "metadata.h"
-#include "out-order.h"
 #include "quote-name.h"
+#include "report.h"
 #include "xalloc.h"
 
 /* Give DST, made from ENT, its metadata by name (no descriptor).  */
@@ -48,7 +48,7 @@ clear_dest (struct walk const *w, FTSENT const *ent,
   bool make = v == DEST_ABSENT || v == DEST_EXISTS;
   *ok = v != DEST_FAILED;
   if (make && opts->verbose)
-    report_dest (ent->fts_path, &d);
+    report_verbose (ent->fts_path, d.path.name, d.backup);
   dest_free (&d);
   return make;
 }
@@ -139,15 +139,8 @@ link_to_earlier (struct walk const *w, FTSENT const *ent,
   if (v == DEST_ABSENT || v == DEST_EXISTS)
     {
       if (opts->verbose)
-        report_dest (ent->fts_path, &d);
-      bool replace = v == DEST_EXISTS;
-      *ok = ((!replace || unlinkat (dst->dirfd, dst->rel, 0) == 0)
-             && linkat (AT_FDCWD, first, dst->dirfd, dst->rel, 0) == 0);
-      if (!*ok)
-        error (0, errno, _("cannot create hard link %s to %s"),
-               quoteaf_n (0, dst->name), quoteaf_n (1, first));
-      else if (replace && opts->verbose)
-        out_printf (stdout, _("removed %s\n"), quoteaf (dst->name));
+        report_verbose (ent->fts_path, d.path.name, d.backup);
+      *ok = link_to_copy (dst, first, v == DEST_EXISTS, opts);
     }
   dest_free (&d);
   return true;

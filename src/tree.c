@@ -211,7 +211,7 @@ enter_dir (struct walk *w, FTSENT *ent, struct dst_path const *dst)
          given.  */
       if (w->t->opts->verbose)
         report_verbose (ent->fts_level == FTS_ROOTLEVEL ? w->src_root
-                        : ent->fts_path, dst->name);
+                        : ent->fts_path, dst->name, NULL);
       return true;
     }
   int mkdir_errno = errno;
