@@ -143,7 +143,7 @@ create_dest (struct dest const *d, struct copy_job const *job,
             ? (errno = ENOTDIR, -1)
             : openat (d->path.dirfd, d->path.rel,
                       O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-                      creation_mode (job->src_st, opts)));
+                      file_creation_mode (job->src_st, &d->path, opts)));
   struct stat lst;
   bool dangling = (fd < 0 && errno == EEXIST
                    && fstatat (d->path.dirfd, d->path.rel, &lst,
@@ -151,7 +151,7 @@ create_dest (struct dest const *d, struct copy_job const *job,
                    && S_ISLNK (lst.st_mode));
   if (dangling && opts->write_dangling)
     fd = openat (d->path.dirfd, d->path.rel, O_WRONLY | O_CREAT | O_CLOEXEC,
-                 creation_mode (job->src_st, opts));
+                 file_creation_mode (job->src_st, &d->path, opts));
   if (fd < 0)
     {
       if (dangling && !opts->write_dangling)
@@ -344,7 +344,8 @@ copy_in_place (struct copy_job *job, char const *src_name,
     {
       struct copy_report report;
       ok = copy_into (job, src_name, &d.path, dst_fd, created,
-                      creation_mode (job->src_st, opts), opts, &report);
+                      file_creation_mode (job->src_st, &d.path, opts), opts,
+                      &report);
       ok &= !opts->fsync || sync_file (dst_fd, d.path.name);
       if (close (dst_fd) != 0 && ok)
         {

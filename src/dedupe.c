@@ -619,7 +619,7 @@ struct pair_job
 };
 
 static bool
-run_pair_job (struct job *job, struct dest_memory const *mem _GL_UNUSED)
+run_pair_job (struct job *job, void *state _GL_UNUSED)
 {
   struct pair_job *j = (struct pair_job *) job;
   dedupe_pair_now (j->d, j->src_name, j->dst_name);
@@ -630,11 +630,12 @@ run_pair_job (struct job *job, struct dest_memory const *mem _GL_UNUSED)
 void
 dedupe_pair (struct deduper *d, char const *src_name, char const *dst_name)
 {
-  if (!d->pool && d->pairs_before_jobs && --d->pairs_before_jobs == 0)
+  if (!d->pool && jobs_due (&d->pairs_before_jobs))
     {
-      /* A pair shares nothing with another: no memory of files made.  */
-      static struct dest_memory const no_memory;
-      d->pool = jobs_start (d->opts->jobs, &no_memory);
+      /* A pair shares nothing with another: no state but the deduper,
+         which each job names.  */
+      struct jobs_crew crew = { .n_jobs = d->opts->jobs };
+      d->pool = jobs_start (&crew);
       d->next_src = d->next_dst = NULL;
     }
   if (!d->pool)

@@ -321,6 +321,16 @@ stat_dest (struct dest *d, int flags, struct fcopy_options const *opts)
 {
   bool follow = ((flags & DEST_FOLLOW) && opts->backup == no_backups
                  && !opts->remove_destination);
+  /* The plan's stat of the operand, handed on: a stat saved.  A name
+     that appears meanwhile is not followed: a file is made with O_EXCL.
+     One that changes meanwhile could as well have changed after it. */
+  if (follow && d->path.missing)
+    return DEST_ABSENT;
+  if (follow && d->path.followed)
+    {
+      d->st = *d->path.followed;
+      return DEST_EXISTS;
+    }
   if (fstatat (d->path.dirfd, d->path.rel, &d->st,
                follow ? 0 : AT_SYMLINK_NOFOLLOW) == 0)
     return DEST_EXISTS;

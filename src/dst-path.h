@@ -12,6 +12,7 @@
 
 #include <fcntl.h>
 #include <stdbool.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 struct dst_path
@@ -29,14 +30,20 @@ struct dst_path
   bool operand;        /* the destination of an operand, not of a file
                           found in a tree: cp's rules for what this run
                           made apply to these (dest.c) */
+  bool missing;        /* stat, following links, just found nothing at
+                          NAME (ENOENT): where data would go through a
+                          link, there is nothing to look at again */
+  struct stat const *followed;  /* or what that stat found there */
 };
 
 /* NAME, relative to the current directory.  */
 #define DST_PATH_CWD(name) \
-  ((struct dst_path) { AT_FDCWD, (name), (name), false, false, 0, false })
+  ((struct dst_path) { AT_FDCWD, (name), (name), false, false, 0, false, \
+                       false, NULL })
 
 /* The destination NAME of an operand.  */
 #define DST_PATH_OPERAND(name) \
-  ((struct dst_path) { AT_FDCWD, (name), (name), false, false, 0, true })
+  ((struct dst_path) { AT_FDCWD, (name), (name), false, false, 0, true, \
+                       false, NULL })
 
 #endif

@@ -34,24 +34,39 @@
 #include "tree.h"
 #include "xalloc.h"
 
-/* Whether NAME is a directory; if it is not and NAME is a target,
-   say so with PREFIX ("target" or "target directory") and exit.  */
-static bool
-is_directory (char const *name, char const *prefix)
+/* What stat found at an operand, to be handed on.  */
+struct operand_stat
 {
+  int err;                      /* 0, or stat's errno */
   struct stat st;
-  int err = stat (name, &st) != 0 ? errno : S_ISDIR (st.st_mode) ? 0 : ENOTDIR;
+};
+
+/* Whether NAME is a directory; if it is not and NAME is a target,
+   say so with PREFIX ("target" or "target directory") and exit.  Keep
+   stat's answer in *OS.  */
+static bool
+is_directory (char const *name, char const *prefix, struct operand_stat *os)
+{
+  os->err = stat (name, &os->st) != 0 ? errno : 0;
+  int err = os->err ? os->err : S_ISDIR (os->st.st_mode) ? 0 : ENOTDIR;
   if (err && prefix)
     error (exit_failure, err, "%s %s", prefix, quoteaf (name));
   return !err;
 }
 
-/* What to do with one SOURCE, DEST pair: copy or deduplicate.  NEW_DST:
-   DST_NAME's directory was just made (--parents), so nothing is there. */
+/* What the plan knows of a destination before it is visited.  */
+struct dst_known
+{
+  bool in_new_dir;              /* its directory was just made
+                                   (--parents): nothing is there */
+  struct operand_stat const *stat;  /* or null: look */
+};
+
+/* What to do with one SOURCE, DEST pair: copy or deduplicate.  */
 struct visitor
 {
   bool (*visit) (void *ctx, char const *src_name, char const *dst_name,
-                 bool new_dst);
+                 struct dst_known known);
   void *ctx;
   struct fcopy_options const *opts;
   bool *one_pair;               /* if not null, set when the operands are
@@ -70,7 +85,8 @@ visit_parents (struct visitor v, char const *dir, char const *src_name)
   bool ok = make_parents (&p, dst_name, src_in_dst - dst_name, v.opts);
   if (ok)
     {
-      ok = v.visit (v.ctx, src_name, dst_name, p.made_dir);
+      ok = v.visit (v.ctx, src_name, dst_name,
+                    (struct dst_known) { p.made_dir, NULL });
       ok &= finish_parents (&p, v.opts);
     }
   free (dst_name);
@@ -101,7 +117,7 @@ visit_into (struct visitor v, char const *dir, char **file, int n_files,
       char *dst_name = (strcmp (base, "..") == 0 ? xstrdup (dir)
                         : file_name_concat (dir, base, NULL));
       free (base);
-      ok &= v.visit (v.ctx, file[i], dst_name, false);
+      ok &= v.visit (v.ctx, file[i], dst_name, (struct dst_known) { 0 });
       free (dst_name);
     }
   return ok;
@@ -115,11 +131,12 @@ parents_need_directory (void)
 
 /* Visit the one pair SRC_NAME DST_NAME of the command line.  */
 static bool
-visit_pair (struct visitor v, char const *src_name, char const *dst_name)
+visit_pair (struct visitor v, char const *src_name, char const *dst_name,
+            struct dst_known known)
 {
   if (v.one_pair)
     *v.one_pair = true;
-  return v.visit (v.ctx, src_name, dst_name, false);
+  return v.visit (v.ctx, src_name, dst_name, known);
 }
 
 /* Work out, as cp does, which operand goes where, and visit each pair. */
@@ -146,25 +163,26 @@ visit_operands (struct command const *cmd, struct visitor v)
         }
       if (v.opts->parents)
         parents_need_directory ();
-      return visit_pair (v, file[0], file[1]);
+      return visit_pair (v, file[0], file[1], (struct dst_known) { 0 });
     }
+  struct operand_stat os;
   if (cmd->target_dir)
     {
-      is_directory (cmd->target_dir, _("target directory"));
+      is_directory (cmd->target_dir, _("target directory"), &os);
       return visit_into (v, cmd->target_dir, file, n_files,
                          cmd->strip_slashes);
     }
   if (2 < n_files)
     {
       char const *dir = file[n_files - 1];
-      is_directory (dir, _("target"));
+      is_directory (dir, _("target"), &os);
       return visit_into (v, dir, file, n_files - 1, cmd->strip_slashes);
     }
-  if (is_directory (file[1], NULL))
+  if (is_directory (file[1], NULL, &os))
     return visit_into (v, file[1], file, 1, cmd->strip_slashes);
   if (v.opts->parents)
     parents_need_directory ();
-  return visit_pair (v, file[0], file[1]);
+  return visit_pair (v, file[0], file[1], (struct dst_known) { false, &os });
 }
 
 /* Whether names A and B are one directory entry: the same last
@@ -211,7 +229,7 @@ repeated_source (struct tree_copy *t, char const *src_name)
 
 static bool
 copy_visit (void *tree, char const *src_name, char const *dst_name,
-            bool new_dst)
+            struct dst_known known)
 {
   struct tree_copy *t = tree;
   struct fcopy_options const *opts = t->opts;
@@ -221,13 +239,19 @@ copy_visit (void *tree, char const *src_name, char const *dst_name,
      a plain followed file goes straight to the engine.  */
   if (opts->recursive || opts->dereference != DEREF_ALWAYS || t->links
       || opts->link != LINK_NONE)
-    return copy_tree (t, src_name, dst_name, new_dst);
-  return copy_file (src_name, &DST_PATH_OPERAND (dst_name), opts, &t->mem);
+    return copy_tree (t, src_name, dst_name, known.in_new_dir);
+  struct dst_path dst = DST_PATH_OPERAND (dst_name);
+  if (known.stat)
+    {
+      dst.missing = known.stat->err == ENOENT;
+      dst.followed = known.stat->err ? NULL : &known.stat->st;
+    }
+  return copy_file (src_name, &dst, opts, &t->mem);
 }
 
 static bool
 dedupe_visit (void *deduper, char const *src_name, char const *dst_name,
-              bool new_dst _GL_UNUSED)
+              struct dst_known known _GL_UNUSED)
 {
   dedupe_pair (deduper, src_name, dst_name);
   return true;                  /* the outcome is in the counts */

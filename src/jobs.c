@@ -12,7 +12,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "engine.h"
 #include "error.h"
 #include "i18n.h"
 #include "quote-name.h"
@@ -26,8 +25,7 @@ struct worker
 {
   struct job_pool *pool;
   pthread_t thread;
-  struct clone_memo clone;     /* what FICLONE said to this worker */
-  struct dest_memory mem;      /* the run's memory as this worker sees it */
+  void *state;                 /* what it runs its jobs with */
 };
 
 struct job_pool
@@ -40,7 +38,7 @@ struct job_pool
   size_t pending;              /* queued or running */
   bool failed;                 /* a job failed since the last jobs_wait */
   bool stopping;
-  struct dest_memory const *walk_mem;
+  struct jobs_crew crew;
   size_t n_workers;
   struct worker worker[];
 };
@@ -61,13 +59,13 @@ take_job (struct job_pool *p)
   return job;
 }
 
-/* Run JOB, printing at its place in the output.  */
+/* Run JOB with STATE, printing at its place in the output.  */
 static bool
-run_job (struct job *job, struct dest_memory const *mem)
+run_job (struct job *job, void *state)
 {
   struct out_slot *slot = job->slot;
   struct out_slot *previous = out_slot_begin (slot);
-  bool ok = job->run (job, mem);
+  bool ok = job->run (job, state);
   out_slot_end (slot, previous);
   return ok;
 }
@@ -96,7 +94,7 @@ work (void *arg)
           continue;
         }
       pthread_mutex_unlock (&p->lock);
-      bool ok = run_job (job, &w->mem);
+      bool ok = run_job (job, w->state);
       pthread_mutex_lock (&p->lock);
       job_done (p, ok);
     }
@@ -113,13 +111,14 @@ start_workers (struct job_pool *p)
   for (n = 0; n < p->n_workers; n++)
     {
       struct worker *w = &p->worker[n];
-      *w = (struct worker) { .pool = p };
-      /* No copies (-u with links stays in the walk), never the one pair:
-         operands stay in the walk too.  */
-      w->mem = (struct dest_memory) { .clone = &w->clone };
+      *w = (struct worker) { .pool = p, .state = p->crew.walk_state };
+      if (p->crew.worker_init)
+        w->state = p->crew.worker_init (p->crew.walk_state);
       int err = pthread_create (&w->thread, NULL, work, w);
       if (err)
         {
+          if (p->crew.worker_free)
+            p->crew.worker_free (w->state);
           error (0, err, _("warning: --jobs=%zu: only %zu threads started"),
                  p->n_workers + 1, n + 1);
           break;
@@ -128,13 +127,19 @@ start_workers (struct job_pool *p)
   return n;
 }
 
-struct job_pool *
-jobs_start (size_t n_jobs, struct dest_memory const *walk_mem)
+bool
+jobs_due (size_t *countdown)
 {
-  size_t n_workers = n_jobs - 1;
+  return *countdown != 0 && --*countdown == 0;
+}
+
+struct job_pool *
+jobs_start (struct jobs_crew const *crew)
+{
+  size_t n_workers = crew->n_jobs - 1;
   struct job_pool *p = xmalloc (sizeof *p + n_workers * sizeof *p->worker);
   *p = (struct job_pool) { .capacity = QUEUED_PER_WORKER * n_workers,
-                           .walk_mem = walk_mem, .n_workers = n_workers };
+                           .crew = *crew, .n_workers = n_workers };
   pthread_mutex_init (&p->lock, NULL);
   pthread_cond_init (&p->work, NULL);
   pthread_cond_init (&p->idle, NULL);
@@ -168,7 +173,7 @@ jobs_submit (struct job_pool *p, struct job *job)
       pthread_cond_signal (&p->work);
     }
   pthread_mutex_unlock (&p->lock);
-  if (full && !run_job (job, p->walk_mem))
+  if (full && !run_job (job, p->crew.walk_state))
     {
       pthread_mutex_lock (&p->lock);
       p->failed = true;
@@ -184,7 +189,7 @@ jobs_wait (struct job_pool *p)
   while ((job = take_job (p)))
     {
       pthread_mutex_unlock (&p->lock);
-      bool ok = run_job (job, p->walk_mem);
+      bool ok = run_job (job, p->crew.walk_state);
       pthread_mutex_lock (&p->lock);
       job_done (p, ok);
     }
@@ -207,7 +212,11 @@ jobs_stop (struct job_pool *p)
   pthread_cond_broadcast (&p->work);
   pthread_mutex_unlock (&p->lock);
   for (size_t i = 0; i < p->n_workers; i++)
-    pthread_join (p->worker[i].thread, NULL);
+    {
+      pthread_join (p->worker[i].thread, NULL);
+      if (p->crew.worker_free)
+        p->crew.worker_free (p->worker[i].state);
+    }
   pthread_mutex_destroy (&p->lock);
   pthread_cond_destroy (&p->work);
   pthread_cond_destroy (&p->idle);

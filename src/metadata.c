@@ -177,7 +177,10 @@ set_mode (struct meta_job const *m, struct fcopy_options const *opts,
     return true;                /* a link's mode means nothing */
   if (opts->preserve_mode && plain)
     {
-      if (fchmod (m->dst_fd, src_mode) == 0)
+      /* A plain new file has the mode it was made with, less the umask
+         (open(2)): often the source's already.  */
+      if ((m->created_mode & ~opts->umask) == src_mode
+          || fchmod (m->dst_fd, src_mode) == 0)
         return true;
       error (0, errno, _("preserving permissions for %s"),
              quoteaf (m->dst.name));
@@ -255,6 +258,16 @@ creation_mode (struct stat const *src_st, struct fcopy_options const *opts)
   if (S_ISDIR (src_st->st_mode))
     mode |= src_st->st_mode & S_ISVTX;
   return mode & ~omitted_bits (src_st, opts);
+}
+
+mode_t
+file_creation_mode (struct stat const *src_st, struct dst_path const *dst,
+                    struct fcopy_options const *opts)
+{
+  if (dst->plain && src_st->st_uid == opts->euid
+      && src_st->st_gid == opts->egid)
+    return src_st->st_mode & (S_IRWXU | S_IRWXG | S_IRWXO);
+  return creation_mode (src_st, opts);
 }
 
 /* Whether M's copy is a new regular file that got nothing from its

@@ -27,6 +27,15 @@ struct meta_job
 mode_t creation_mode (struct stat const *src_st,
                       struct fcopy_options const *opts);
 
+/* The same for a regular file made at DST.  A plain new file (dst-path.h)
+   whose source is already this process's user's and group's holds
+   nothing back: no owner change is pending, so no other user may open
+   it too early; and a mode that then comes out as the source's needs
+   no chmod afterwards.  */
+mode_t file_creation_mode (struct stat const *src_st,
+                           struct dst_path const *dst,
+                           struct fcopy_options const *opts);
+
 /* Give M's destination what OPTS preserves of M's source, in the order
    times, owner, xattrs, mode + ACL.  Report each failure once; return
    false if one of them fails the copy (as cp: only those asked for).  */

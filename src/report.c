@@ -108,14 +108,23 @@ share_word (enum share_fact fact)
     }
 }
 
+/* Whether the ladder was not climbed at all.  */
+static bool
+no_step_reached (struct copy_report const *r)
+{
+  for (int i = 0; i < LADDER_STEPS; i++)
+    if (r->step[i] != STEP_NOT_TRIED)
+      return false;
+  return true;
+}
+
 void
 report_debug (char const *src_name, char const *dst_name,
               struct copy_report const *r)
 {
   /* No step was reached (--attributes-only, an empty range): as cp
      without data to copy, only the -v line.  */
-  if (r->step[LADDER_CLONE] == STEP_NOT_TRIED && r->step[LADDER_OFFLOAD] == STEP_NOT_TRIED
-      && r->step[LADDER_SPLICE] == STEP_NOT_TRIED && r->step[LADDER_RW] == STEP_NOT_TRIED)
+  if (no_step_reached (r))
     {
       out_printf (stdout, "%s -> %s\n", quoteaf_n (0, src_name),
                   quoteaf_n (1, dst_name));

@@ -6,7 +6,7 @@
 #define FCOPY_REPORT_H
 
 #include <stdint.h>
-#include "dedupe.h"
+#include "stats.h"
 #include "engine.h"
 
 /* -v: "'SRC' -> 'DST'", as GNU cp prints it, with " (backup: 'B')"

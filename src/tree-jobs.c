@@ -127,13 +127,36 @@ dir_ref_abandon (struct dir_ref *ref)
   free (ref);
 }
 
+/* What a worker copies with: the memory of the run as it sees it.  */
+struct worker_memory
+{
+  struct dest_memory mem;      /* first: the state the worker runs with */
+  struct clone_memo clone;     /* what FICLONE said to this worker */
+};
+
+static void *
+new_worker_memory (void *walk_mem _GL_UNUSED)
+{
+  struct worker_memory *w = xmalloc (sizeof *w);
+  *w = (struct worker_memory) { .mem = { .clone = &w->clone } };
+  return &w->mem;
+}
+
+struct job_pool *
+tree_jobs_start (struct tree_copy *t)
+{
+  struct jobs_crew crew = { t->opts->jobs, &t->mem, new_worker_memory,
+                            free };
+  return jobs_start (&crew);
+}
+
 bool
 walk_has_workers (struct walk const *w, FTSENT const *ent)
 {
   struct tree_copy *t = w->t;
-  if (t->pool || t->jobs_after == 0 || --t->jobs_after != 0)
+  if (t->pool || !jobs_due (&t->jobs_after))
     return t->pool;
-  t->pool = jobs_start (t->opts->jobs, &t->mem);
+  t->pool = tree_jobs_start (t);
   if (!t->pool)
     return false;
   /* The walk is in ENT's directory and those above it: each gets the
@@ -148,11 +171,13 @@ walk_has_workers (struct walk const *w, FTSENT const *ent)
 
 /* A worker's job: copy the file, then let go of its directory.  */
 static bool
-run_file_job (struct job *job, struct dest_memory const *mem)
+run_file_job (struct job *job, void *state)
 {
+  struct dest_memory const *mem = state;
   struct file_job *j = (struct file_job *) job;
   struct dst_path dst = { j->dir->fd, j->rel, j->dst_name, j->fresh,
-                          j->plain, j->dev, false };
+                          j->plain, j->dev, false, false,
+                          NULL };
   bool ok = copy_file (j->names, &dst, j->opts, mem);
   ok &= dir_ref_release (j->dir);
   free (j);

@@ -32,21 +32,22 @@ struct walk
 
 /* A directory the walk is leaving, as giving it its metadata needs it:
    the descriptor held since it was made or entered (closed by
-   set_dir_metadata), its entry's names, status and fts_number (tree.c's
-   DIR_MADE..., DIR_FOUND), and its destination.  */
+   set_dir_metadata), its entry's names and status, whether this run
+   made it and with which mode, and its destination.  */
 struct left_dir
 {
   int fd;
   char const *src_acc;          /* fts_accpath */
   char const *src_path;         /* fts_path */
   struct stat const *st;
-  long number;
+  bool made;                    /* made by this run, not found there */
+  mode_t made_mode;             /* the mode it got then, if MADE */
   bool root;                    /* an operand */
   struct dst_path dst;
 };
 
 /* Give the directory D its metadata, now that every entry in it is
-   complete (tree.c).  Report failures; return false if any.  */
+   complete (tree-dirs.c).  Report failures; return false if any.  */
 bool set_dir_metadata (struct fcopy_options const *opts,
                        struct left_dir const *d);
 
@@ -69,6 +70,11 @@ void dir_ref_abandon (struct dir_ref *ref);
    workers start: a small copy is not worth the threads, and keeps the
    order of its system calls, which the tests of faults count on.  */
 enum { JOBS_AUTO_AFTER = 64 };
+
+/* Start the workers of T's copy, each with a clone memo of its own.  A
+   worker sees no -u copies (the walk copies the files that need them)
+   and no operands (the walk copies those).  */
+struct job_pool *tree_jobs_start (struct tree_copy *t);
 
 /* Whether workers copy the regular files of W: true once they run.
    Without --jobs=N, start them at the JOBS_AUTO_AFTERth file that they

@@ -75,7 +75,7 @@ tree_init (struct tree_copy *t, struct fcopy_options const *opts,
       if (opts->jobs_auto)
         t->jobs_after = JOBS_AUTO_AFTER;
       else
-        t->pool = jobs_start (opts->jobs, &t->mem);
+        t->pool = tree_jobs_start (t);
     }
 }
 
@@ -238,49 +238,6 @@ enter_dir (struct walk *w, FTSENT *ent, struct dst_path const *dst)
   return false;
 }
 
-bool
-set_dir_metadata (struct fcopy_options const *opts, struct left_dir const *d)
-{
-  bool created = d->number & DIR_MADE;
-  struct dst_path const *dst = &d->dst;
-  if (!created && !opts->preserve_mode && !opts->preserve_timestamps
-      && !opts->preserve_ownership && !opts->preserve_xattr && !opts->fsync)
-    {
-      close (d->fd);
-      return true;
-    }
-  /* A source directory that cannot be read (FTS_DNR) still gives its
-     copy its attributes, by name (but its extended attributes).  */
-  int src_fd = open (d->src_acc, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  /* The directory filled, through the descriptor held since, not the
-     name, which may lead elsewhere by now.  */
-  int dst_fd = openat (d->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  close (d->fd);
-  bool ok = 0 <= dst_fd;
-  if (!ok)
-    error (0, errno, _("cannot open directory %s"), quoteaf (dst->name));
-  else
-    {
-      struct meta_job m = { src_fd, dst_fd, d->src_path, *dst, d->st,
-                            created, d->number & 07777 };
-      ok = copy_metadata (&m, opts);
-      /* --fsync: each directory once, after its last change; the
-         operand's also in its parent.  */
-      if (opts->fsync && fsync (dst_fd) != 0)
-        {
-          error (0, errno, _("failed to sync %s"), quoteaf (dst->name));
-          ok = false;
-        }
-      if (opts->fsync && created && d->root)
-        ok &= sync_parent (dst->dirfd, dst->rel, dst->name);
-    }
-  if (0 <= src_fd)
-    close (src_fd);
-  if (0 <= dst_fd)
-    close (dst_fd);
-  return ok;
-}
-
 /* On the way up: the directory's metadata, now that it is filled, or
    with --jobs once the last file copied into it is.  */
 static bool
@@ -289,8 +246,10 @@ leave_dir (struct walk *w, FTSENT const *ent, struct dst_path const *dst)
   size_t level = ent->fts_level;
   if (ent->fts_number == NOT_MADE)
     return true;
+  bool made = ent->fts_number & DIR_MADE;
   struct left_dir d = { w->dir_fd[level], ent->fts_accpath, ent->fts_path,
-                        ent->fts_statp, ent->fts_number,
+                        ent->fts_statp, made,
+                        made ? ent->fts_number & 07777 : 0,
                         level == FTS_ROOTLEVEL, *dst };
   struct dir_ref *ref = w->dir_ref[level];
   w->dir_fd[level] = -1;
@@ -310,7 +269,7 @@ entry_dst (struct walk const *w, FTSENT const *ent, struct dst_path *dst)
                              name, fresh,
                              fresh && !(parent & DIR_INHERITS),
                              fresh ? w->dir_dev[ent->fts_level - 1] : 0,
-                             top };
+                             top, false, NULL };
   return name;
 }
 

@@ -32,6 +32,11 @@ setup ()
   make_random tree/big 300000
   make_random tree/d/small 5000
   printf 'tiny\n' >tree/d/tiny
+  # Modes the umask takes bits from: a new file of a tree is made with
+  # its source's mode and chmod'ed only if the umask changed it, and the
+  # fchmod of two files is a case of the matrix.
+  umask 022
+  chmod 0664 tree/d/small tree/d/tiny
   tree_sums tree >sums
   # The premise of the lists: the clone is refused, copy_file_range
   # moves the data.

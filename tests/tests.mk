@@ -45,7 +45,9 @@ BATS_FILES = \
   tests/fuzz.bats \
   tests/jobs.bats \
   tests/cpdiff.bats \
-  tests/locale.bats
+  tests/locale.bats \
+  tests/syscalls.bats \
+  tests/layers.bats
 
 TESTS = $(BATS_FILES)
 
