@@ -93,14 +93,13 @@ ranges_overlap (struct copy_job const *job)
 /* Open the existing destination D for writing over.  It is truncated,
    but not under --reflink=always, where a failed clone must leave it as
    it was, nor in range mode, which keeps the bytes around the range, nor
-   with --attributes-only.  -f: one that cannot be opened is removed, and
-   then made anew (*GONE).  */
+   with --attributes-only.  -f: one that cannot be opened is removed
+   (dest.c; MEM for it), and then made anew (D->action says so).  */
 static int
-open_existing (char const *src_name, struct dest const *d,
+open_existing (char const *src_name, struct dest *d,
                struct copy_job const *job, struct fcopy_options const *opts,
-               bool *gone)
+               struct dest_memory const *mem)
 {
-  *gone = false;
   /* Two ranges of one file are fine if they are apart.  */
   if (SAME_INODE (*job->src_st, d->st) && job->range && ranges_overlap (job))
     {
@@ -118,14 +117,8 @@ open_existing (char const *src_name, struct dest const *d,
                quoteaf (d->path.name));
       return fd;
     }
-  if (unlinkat (d->path.dirfd, d->path.rel, 0) != 0)
-    {
-      error (0, errno, _("cannot remove %s"), quoteaf (d->path.name));
-      return -1;
-    }
-  if (opts->verbose)
-    report_removed (d->path.name);
-  *gone = true;
+  d->action = DEST_REMOVE_UNOPENED;
+  act_on_dest (d, src_name, mem, opts);
   return -1;
 }
 
@@ -174,21 +167,20 @@ open_dest (char const *src_name, struct dest *d, struct copy_job const *job,
            bool *created, bool *kept)
 {
   int flags = DEST_FOLLOW | (job->range ? DEST_SAME_OK : 0);
-  enum dest_verdict v = prepare_dest (d, src_name, job->src_st, flags, mem,
-                                      opts);
-  *created = *kept = false;
-  if (v == DEST_KEEP)
-    *kept = true;
-  if (v == DEST_KEEP || v == DEST_FAILED)
+  decide_dest (d, src_name, job->src_st, flags, mem, opts);
+  enum dest_action a = act_on_dest (d, src_name, mem, opts);
+  *created = false;
+  *kept = a == DEST_KEEP;
+  if (a == DEST_KEEP || a == DEST_FAILED)
     return -1;
   /* cp says what it is about to do before it knows how it will go.  */
   if (opts->verbose && !opts->debug)
     report_verbose (src_name, d->path.name, d->backup);
-  if (v == DEST_EXISTS)
+  if (a == DEST_WRITE_OVER)
     {
-      bool gone;
-      int fd = open_existing (src_name, d, job, opts, &gone);
-      if (!gone)
+      int fd = open_existing (src_name, d, job, opts, mem);
+      /* -f removed what could not be opened: make it anew.  */
+      if (d->action != DEST_MAKE)
         return fd;
     }
   int fd = create_dest (d, job, opts);
@@ -391,10 +383,10 @@ copy_atomically (struct copy_job *job, char const *src_name,
 {
   struct dest d = { .path = *dst };
   /* Not through a symbolic link: the copy replaces the link.  */
-  enum dest_verdict v = prepare_dest (&d, src_name, job->src_st,
-                                      DEST_ATOMIC, mem, opts);
-  bool ok = v == DEST_KEEP;
-  if (v == DEST_ABSENT || v == DEST_EXISTS)
+  decide_dest (&d, src_name, job->src_st, DEST_ATOMIC, mem, opts);
+  enum dest_action a = act_on_dest (&d, src_name, mem, opts);
+  bool ok = a == DEST_KEEP;
+  if (a == DEST_MAKE || a == DEST_WRITE_OVER)
     {
       if (opts->verbose && !opts->debug)
         report_verbose (src_name, d.path.name, d.backup);
@@ -404,7 +396,7 @@ copy_atomically (struct copy_job *job, char const *src_name,
       ok = (0 <= fd
             && copy_into (job, src_name, &d.path, fd, true, t.mode, opts,
                           &report)
-            && (v == DEST_ABSENT || S_ISLNK (d.st.st_mode)
+            && (a == DEST_MAKE || S_ISLNK (d.st.st_mode)
                 || keep_dest_attributes (&d, fd, opts)));
       if (ok)
         ok = temp_commit (&t, &d.path, d.backup, opts);

@@ -8,7 +8,12 @@
    by a later operand; -b renames the old file aside;
    --remove-destination (and a new link or special file, which cannot be
    written over) removes it; and a later operand is never written through
-   a symbolic link an earlier one made.  */
+   a symbolic link an earlier one made.
+
+   decide_dest only looks (stat, -i's question) and says what is to be
+   done; act_on_dest alone does it (link_to_copy, which it calls, also
+   serves --preserve=links), then makes cp's last check, for an earlier
+   operand's link, which must see what the change left.  */
 
 #include <config.h>
 #include "dest.h"
@@ -41,22 +46,6 @@ dest_free (struct dest *d)
 {
   free (d->backup);
   free (d->own_name);
-}
-
-bool
-link_to_copy (struct dst_path const *dst, char const *earlier, bool replace,
-              struct fcopy_options const *opts)
-{
-  if ((replace && unlinkat (dst->dirfd, dst->rel, 0) != 0)
-      || linkat (AT_FDCWD, earlier, dst->dirfd, dst->rel, 0) != 0)
-    {
-      error (0, errno, _("cannot create hard link %s to %s"),
-             quoteaf_n (0, dst->name), quoteaf_n (1, earlier));
-      return false;
-    }
-  if (replace && opts->verbose)
-    report_removed (dst->name);
-  return true;
 }
 
 void
@@ -124,82 +113,30 @@ source_is_backup (char const *src_name, struct stat const *src_st,
   return is;
 }
 
-/* -b: rename D aside.  */
-static enum dest_verdict
-back_up (struct dest *d, char const *src_name, struct stat const *src_st,
-         struct fcopy_options const *opts)
+/* The refusal of a backup that would move the source (SRC_NAME, status
+   SRC_ST) itself; false after its message.  */
+static bool
+backup_spares_source (struct dest const *d, char const *src_name,
+                      struct stat const *src_st)
 {
-  if (source_is_backup (src_name, src_st, d))
-    {
-      error (0, 0, _("backing up %s might destroy source;  %s not copied"),
-             quoteaf_n (0, d->path.name), quoteaf_n (1, src_name));
-      return DEST_FAILED;
-    }
-  /* The directory's descriptor and a name without a directory part:
-     the gnulib of Debian 12 renames a simple backup made under
-     --backup=existing relative to the wrong directory otherwise (gnulib
-     bug 55029).  */
-  char const *rel_base = last_component (d->path.rel);
-  int dir_fd = d->path.dirfd;
-  if (rel_base != d->path.rel)
-    {
-      char *dir = dir_name (d->path.rel);
-      dir_fd = openat (d->path.dirfd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-      free (dir);
-    }
-  char *backup = (dir_fd < 0 && dir_fd != AT_FDCWD ? NULL
-                  : backup_file_rename (dir_fd, rel_base, opts->backup));
-  int saved_errno = errno;
-  if (dir_fd != d->path.dirfd && 0 <= dir_fd)
-    close (dir_fd);
-  if (!backup && saved_errno != ENOENT)
-    {
-      error (0, saved_errno, _("cannot backup %s"), quoteaf (d->path.name));
-      return DEST_FAILED;
-    }
-  char const *base = last_component (d->path.name);
-  if (backup)
-    d->backup = xasprintf ("%.*s%s", (int) (base - d->path.name),
-                           d->path.name, backup);
-  free (backup);
-  return DEST_ABSENT;
+  if (!source_is_backup (src_name, src_st, d))
+    return true;
+  error (0, 0, _("backing up %s might destroy source;  %s not copied"),
+         quoteaf_n (0, d->path.name), quoteaf_n (1, src_name));
+  return false;
 }
 
 /* --atomic: work out the name of D's backup, to be made when the copy
    is put in place, not now.  */
-static enum dest_verdict
-name_backup (struct dest *d, char const *src_name, struct stat const *src_st,
-             struct fcopy_options const *opts)
+static void
+name_backup (struct dest *d, struct fcopy_options const *opts)
 {
-  if (opts->backup == no_backups)
-    return DEST_EXISTS;
-  if (source_is_backup (src_name, src_st, d))
-    {
-      error (0, 0, _("backing up %s might destroy source;  %s not copied"),
-             quoteaf_n (0, d->path.name), quoteaf_n (1, src_name));
-      return DEST_FAILED;
-    }
   char *backup = find_backup_file_name (d->path.dirfd, d->path.rel,
                                         opts->backup);
   char const *base = last_component (d->path.name);
   d->backup = xasprintf ("%.*s%s", (int) (base - d->path.name),
                          d->path.name, last_component (backup));
   free (backup);
-  return DEST_EXISTS;
-}
-
-/* Remove D, saying so with -v.  */
-static enum dest_verdict
-remove_dest (struct dest const *d, struct fcopy_options const *opts)
-{
-  if (unlinkat (d->path.dirfd, d->path.rel, 0) != 0 && errno != ENOENT)
-    {
-      error (0, errno, _("cannot remove %s"), quoteaf (d->path.name));
-      return DEST_FAILED;
-    }
-  if (opts->verbose)
-    report_removed (d->path.name);
-  return DEST_ABSENT;
 }
 
 /* Whether this is "cp -fb a a", cp's special case: the command line's
@@ -215,8 +152,9 @@ backs_itself_up (struct dest const *d, char const *src_name,
 }
 
 /* cp's answer to "cp -fb a a": a backup copy of the source.  The copy
-   goes to the backup's name instead of D's.  */
-static enum dest_verdict
+   goes to the backup's name instead of D's: write over what is there,
+   or make it.  */
+static enum dest_action
 copy_to_backup (struct dest *d, struct fcopy_options const *opts)
 {
   d->own_name = find_backup_file_name (d->path.dirfd, d->path.rel,
@@ -225,28 +163,26 @@ copy_to_backup (struct dest *d, struct fcopy_options const *opts)
   if (d->path.dirfd == AT_FDCWD)
     d->path.name = d->own_name;
   return (fstatat (d->path.dirfd, d->path.rel, &d->st, AT_SYMLINK_NOFOLLOW)
-          == 0 ? DEST_EXISTS : DEST_ABSENT);
+          == 0 ? DEST_WRITE_OVER : DEST_MAKE);
 }
 
 /* -u keeps D.  But cp remembers D as the copy of the source even then,
    and a later name of the same source file (a hard link) that -u keeps
    too is made a link to it, whatever it held (even if it was one
    already: cp says "removed" then too): do the same.  */
-static enum dest_verdict
-kept_by_update (struct dest const *d, struct stat const *src_st,
-                struct dest_memory const *mem,
-                struct fcopy_options const *opts)
+static enum dest_action
+kept_by_update (struct dest *d, struct stat const *src_st,
+                struct dest_memory const *mem)
 {
   if (!mem || !mem->copies || src_st->st_nlink < 2)
     return DEST_KEEP;
-  char const *earlier = inode_set_find (mem->copies, src_st);
-  if (!earlier)
+  d->earlier = inode_set_find (mem->copies, src_st);
+  if (!d->earlier)
     {
       inode_set_add (mem->copies, src_st, d->path.name);
       return DEST_KEEP;
     }
-  return link_to_copy (&d->path, earlier, true, opts) ? DEST_KEEP
-                                                      : DEST_FAILED;
+  return DEST_LINK_TO_COPY;
 }
 
 /* utimecmpat keeps what it learns of each file system's timestamp
@@ -271,7 +207,7 @@ older (struct dest const *d, struct stat const *src_st,
 }
 
 /* The checks that may keep D as it is, or refuse the copy.  */
-static enum dest_verdict
+static enum dest_action
 keep_or_refuse (struct dest *d, char const *src_name,
                 struct stat const *src_st, int flags,
                 struct dest_memory const *mem,
@@ -302,21 +238,20 @@ keep_or_refuse (struct dest *d, char const *src_name,
         }
     }
   if (src_dir)
-    return DEST_EXISTS;
+    return DEST_WRITE_OVER;
   if (opts->update == UPDATE_OLDER && !older (d, src_st, opts))
-    return kept_by_update (d, src_st, mem, opts);
+    return kept_by_update (d, src_st, mem);
   if (opts->interactive == I_ASK_USER && !overwrite_ok (d, opts))
     return DEST_KEEP;
-  return done ? DEST_KEEP : DEST_EXISTS;
+  return done ? DEST_KEEP : DEST_WRITE_OVER;
 }
 
-/* stat_dest's answer for a loop of links -f will remove.  */
-enum { DEST_LOOP = DEST_FAILED + 1 };
-
-/* Stat D, which is there: through a symbolic link only where the data
-   would go through it: a regular file, no backup, no removal first (as
-   cp).  Return DEST_ABSENT if nothing is there.  */
-static int
+/* Stat D: through a symbolic link only where the data would go through
+   it: a regular file, no backup, no removal first (as cp).  Return true
+   if something is there to decide about (D->st); else set D->action:
+   DEST_MAKE if nothing is there, DEST_WRITE_OVER if it is a loop of
+   links -f removes, DEST_FAILED after a message.  */
+static bool
 stat_dest (struct dest *d, int flags, struct fcopy_options const *opts)
 {
   bool follow = ((flags & DEST_FOLLOW) && opts->backup == no_backups
@@ -325,39 +260,75 @@ stat_dest (struct dest *d, int flags, struct fcopy_options const *opts)
      that appears meanwhile is not followed: a file is made with O_EXCL.
      One that changes meanwhile could as well have changed after it. */
   if (follow && d->path.missing)
-    return DEST_ABSENT;
+    return false;
   if (follow && d->path.followed)
     {
       d->st = *d->path.followed;
-      return DEST_EXISTS;
+      return true;
     }
   if (fstatat (d->path.dirfd, d->path.rel, &d->st,
                follow ? 0 : AT_SYMLINK_NOFOLLOW) == 0)
-    return DEST_EXISTS;
+    return true;
   if (errno == ENOENT)
-    return DEST_ABSENT;
+    return false;
   /* A loop of symbolic links is a name -f removes when it cannot be
      opened (cp >= 8.30), not an error; nothing else to check then.  */
   if (errno == ELOOP && opts->force
       && fstatat (d->path.dirfd, d->path.rel, &d->st,
                   AT_SYMLINK_NOFOLLOW) == 0)
-    return DEST_LOOP;
-  error (0, errno, _("cannot stat %s"), quoteaf (d->path.name));
-  return DEST_FAILED;
+    d->action = DEST_WRITE_OVER;
+  else
+    {
+      error (0, errno, _("cannot stat %s"), quoteaf (d->path.name));
+      d->action = DEST_FAILED;
+    }
+  return false;
+}
+
+/* How to make room for the copy at D, which is there (D->st) and may
+   go: a backup, a removal, or nothing (write over it).  */
+static enum dest_action
+making_room (struct dest *d, char const *src_name,
+             struct stat const *src_st, int flags,
+             struct fcopy_options const *opts)
+{
+  if (opts->backup != no_backups
+      && !backup_spares_source (d, src_name, src_st))
+    return DEST_FAILED;
+  if (flags & DEST_ATOMIC)
+    {
+      if (opts->backup != no_backups)
+        name_backup (d, opts);
+      return DEST_WRITE_OVER;
+    }
+  if (opts->backup != no_backups)
+    return DEST_BACK_UP_FIRST;
+  /* Removed first, as cp: under --remove-destination; under
+     --preserve=links a destination linked elsewhere, whose other names
+     would change too if written through; a link or special file copied
+     as such (-P), which cannot be written over.  But not under
+     --attributes-only, which writes no data: then making a link or
+     special file fails ("File exists"), as in cp.  */
+  if (opts->remove_destination
+      || (!opts->attributes_only
+          && ((opts->preserve_links && 1 < d->st.st_nlink)
+              || (deref_for (opts, d->path.operand) == DEREF_NEVER
+                  && !S_ISREG (src_st->st_mode)))))
+    return DEST_REMOVE_FIRST;
+  return DEST_WRITE_OVER;
 }
 
 /* Decide about D, which is there (status D->st).  */
-static enum dest_verdict
+static enum dest_action
 existing_dest (struct dest *d, char const *src_name,
                struct stat const *src_st, int flags,
                struct dest_memory const *mem,
                struct fcopy_options const *opts)
 {
-  enum dest_verdict v = keep_or_refuse (d, src_name, src_st, flags, mem,
-                                        opts);
-  if ((v != DEST_EXISTS && v != DEST_ABSENT) || d->own_name
-      || S_ISDIR (src_st->st_mode))
-    return v;
+  enum dest_action a = keep_or_refuse (d, src_name, src_st, flags, mem,
+                                       opts);
+  if (a != DEST_WRITE_OVER || d->own_name || S_ISDIR (src_st->st_mode))
+    return a;
   if (S_ISDIR (d->st.st_mode))
     {
       error (0, 0, _("cannot overwrite directory %s with non-directory"),
@@ -371,23 +342,112 @@ existing_dest (struct dest *d, char const *src_name,
              quoteaf_n (0, d->path.name), quoteaf_n (1, src_name));
       return DEST_FAILED;
     }
-  if (flags & DEST_ATOMIC)
-    return name_backup (d, src_name, src_st, opts);
-  if (opts->backup != no_backups)
-    return back_up (d, src_name, src_st, opts);
-  /* Removed first, as cp: under --remove-destination; under
-     --preserve=links a destination linked elsewhere, whose other names
-     would change too if written through; a link or special file copied
-     as such (-P), which cannot be written over.  But not under
-     --attributes-only, which writes no data: then making a link or
-     special file fails ("File exists"), as in cp.  */
-  if (opts->remove_destination
-      || (!opts->attributes_only
-          && ((opts->preserve_links && 1 < d->st.st_nlink)
-              || (deref_for (opts, d->path.operand) == DEREF_NEVER
-                  && !S_ISREG (src_st->st_mode)))))
-    return remove_dest (d, opts);
-  return DEST_EXISTS;
+  return making_room (d, src_name, src_st, flags, opts);
+}
+
+enum dest_action
+decide_dest (struct dest *d, char const *src_name,
+             struct stat const *src_st, int flags,
+             struct dest_memory const *mem, struct fcopy_options const *opts)
+{
+  d->backup = d->own_name = NULL;
+  d->earlier = NULL;
+  d->action = DEST_MAKE;
+  /* A walk visits each name once, so in a directory it just made there
+     is nothing to check: a stat saved per file.  */
+  if (!d->path.fresh && stat_dest (d, flags, opts))
+    d->action = existing_dest (d, src_name, src_st, flags, mem, opts);
+  return d->action;
+}
+
+/* -b: rename D aside; one already gone is fine.  */
+static bool
+back_up (struct dest *d, struct fcopy_options const *opts)
+{
+  /* The directory's descriptor and a name without a directory part:
+     the gnulib of Debian 12 renames a simple backup made under
+     --backup=existing relative to the wrong directory otherwise (gnulib
+     bug 55029).  */
+  char const *rel_base = last_component (d->path.rel);
+  int dir_fd = d->path.dirfd;
+  if (rel_base != d->path.rel)
+    {
+      char *dir = dir_name (d->path.rel);
+      dir_fd = openat (d->path.dirfd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      free (dir);
+    }
+  char *backup = (dir_fd < 0 && dir_fd != AT_FDCWD ? NULL
+                  : backup_file_rename (dir_fd, rel_base, opts->backup));
+  int saved_errno = errno;
+  if (dir_fd != d->path.dirfd && 0 <= dir_fd)
+    close (dir_fd);
+  if (!backup && saved_errno != ENOENT)
+    {
+      error (0, saved_errno, _("cannot backup %s"), quoteaf (d->path.name));
+      return false;
+    }
+  char const *base = last_component (d->path.name);
+  if (backup)
+    d->backup = xasprintf ("%.*s%s", (int) (base - d->path.name),
+                           d->path.name, backup);
+  free (backup);
+  return true;
+}
+
+/* Remove D, saying so with -v.  GONE_OK: a name already gone is fine,
+   as cp has it before it opens (--remove-destination and the like);
+   not so -f's removal of a file that could not be opened, where cp
+   reports it.  */
+static bool
+remove_dest (struct dest const *d, bool gone_ok,
+             struct fcopy_options const *opts)
+{
+  if (unlinkat (d->path.dirfd, d->path.rel, 0) != 0
+      && !(gone_ok && errno == ENOENT))
+    {
+      error (0, errno, _("cannot remove %s"), quoteaf (d->path.name));
+      return false;
+    }
+  if (opts->verbose)
+    report_removed (d->path.name);
+  return true;
+}
+
+bool
+link_to_copy (struct dst_path const *dst, char const *earlier, bool replace,
+              struct fcopy_options const *opts)
+{
+  if ((replace && unlinkat (dst->dirfd, dst->rel, 0) != 0)
+      || linkat (AT_FDCWD, earlier, dst->dirfd, dst->rel, 0) != 0)
+    {
+      error (0, errno, _("cannot create hard link %s to %s"),
+             quoteaf_n (0, dst->name), quoteaf_n (1, earlier));
+      return false;
+    }
+  if (replace && opts->verbose)
+    report_removed (dst->name);
+  return true;
+}
+
+/* What D's action leaves to do once carried out: removed or moved
+   aside, D is to be made; the -u link is the end of it.  */
+static enum dest_action
+carry_out (struct dest *d, struct fcopy_options const *opts)
+{
+  switch (d->action)
+    {
+    case DEST_REMOVE_FIRST:
+      return remove_dest (d, true, opts) ? DEST_MAKE : DEST_FAILED;
+    case DEST_REMOVE_UNOPENED:
+      return remove_dest (d, false, opts) ? DEST_MAKE : DEST_FAILED;
+    case DEST_BACK_UP_FIRST:
+      return back_up (d, opts) ? DEST_MAKE : DEST_FAILED;
+    case DEST_LINK_TO_COPY:
+      return (link_to_copy (&d->path, d->earlier, true, opts)
+              ? DEST_KEEP : DEST_FAILED);
+    default:
+      return d->action;
+    }
 }
 
 /* Whether D, about to be written, is a symbolic link an earlier
@@ -410,23 +470,17 @@ through_new_link (struct dest const *d, char const *src_name,
   return true;
 }
 
-enum dest_verdict
-prepare_dest (struct dest *d, char const *src_name,
-              struct stat const *src_st, int flags,
-              struct dest_memory const *mem, struct fcopy_options const *opts)
+enum dest_action
+act_on_dest (struct dest *d, char const *src_name,
+             struct dest_memory const *mem, struct fcopy_options const *opts)
 {
-  d->backup = d->own_name = NULL;
-  /* A walk visits each name once, so in a directory it just made there
-     is nothing to check: a stat saved per file.  */
-  if (d->path.fresh)
-    return DEST_ABSENT;
-  int v = stat_dest (d, flags, opts);
-  if (v == DEST_EXISTS)
-    v = existing_dest (d, src_name, src_st, flags, mem, opts);
-  else if (v == DEST_LOOP)
-    v = DEST_EXISTS;
-  if ((v == DEST_ABSENT || v == DEST_EXISTS)
+  /* cp looks for an earlier operand's link once room is made, at what
+     is there then, and not again after -f's removal of a file that
+     could not be opened.  */
+  bool look = d->action != DEST_REMOVE_UNOPENED;
+  d->action = carry_out (d, opts);
+  if (look && (d->action == DEST_MAKE || d->action == DEST_WRITE_OVER)
       && through_new_link (d, src_name, mem, opts))
-    return DEST_FAILED;
-  return v;
+    d->action = DEST_FAILED;
+  return d->action;
 }

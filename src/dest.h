@@ -1,5 +1,6 @@
-/* dest.h -- a destination that already exists: keep it (-n, -u, -i),
-   move it aside (-b), remove it, or let it be written over.  */
+/* dest.h -- what becomes of a destination that already exists: kept
+   (-n, -u, -i), moved aside (-b), removed, or written over.  First
+   decided (decide_dest), then done (act_on_dest).  */
 
 #ifndef FCOPY_DEST_H
 #define FCOPY_DEST_H
@@ -11,12 +12,24 @@
 #include "inode-set.h"
 #include "options.h"
 
-enum dest_verdict
+/* What is to become of a destination, and then what became of it.
+   decide_dest only looks and says which; act_on_dest does it.  */
+enum dest_action
 {
-  DEST_ABSENT,       /* nothing is there, or no longer: make it anew */
-  DEST_EXISTS,       /* a non-directory is there and may be written over */
-  DEST_KEEP,         /* leave it as it is; not an error */
-  DEST_FAILED        /* reported */
+  DEST_MAKE,            /* nothing is there (or no longer): make it anew */
+  DEST_WRITE_OVER,      /* a non-directory is there: open it and write
+                           over it; --atomic: rename the copy over it,
+                           first linking it to BACKUP if that is set */
+  DEST_REMOVE_FIRST,    /* remove it, then make it anew; a name gone
+                           meanwhile is fine */
+  DEST_BACK_UP_FIRST,   /* rename it aside (-b), then make it anew */
+  DEST_LINK_TO_COPY,    /* -u keeps it, yet it becomes a hard link to
+                           EARLIER, the copy made of its source file */
+  DEST_KEEP,            /* leave it as it is; not an error */
+  DEST_FAILED,          /* refused or failed, and reported */
+  DEST_REMOVE_UNOPENED  /* set by the caller, not decided: -f, and what
+                           was to be written over cannot be opened:
+                           remove it (it must be there), make it anew */
 };
 
 /* How the caller will make the destination.  */
@@ -32,9 +45,12 @@ enum
 struct dest
 {
   struct dst_path path;
-  struct stat st;    /* what is there, unless DEST_ABSENT */
-  char *backup;      /* the name it was moved to (-b), or NULL */
-  char *own_name;    /* PATH's name when it had to be worked out */
+  enum dest_action action;
+  struct stat st;       /* what is there, unless the action is DEST_MAKE
+                           from the start */
+  char *backup;         /* the name it is moved to (-b), or NULL */
+  char *own_name;       /* PATH's name when it had to be worked out */
+  char const *earlier;  /* DEST_LINK_TO_COPY: the copy to link to */
 };
 
 struct clone_memo;
@@ -52,17 +68,27 @@ struct dest_memory
                                 "cp -fb a a" backs a up */
 };
 
-/* Decide, as cp does and in its order, what becomes of D->path before a
-   copy of SRC_NAME (status SRC_ST) is made there under FLAGS: -n,
-   --update, "are the same file", -i, a directory in the way, an
+/* Decide, as cp does and in its order, what is to become of D->path
+   before a copy of SRC_NAME (status SRC_ST) is made there under FLAGS:
+   -n, --update, "are the same file", -i, a directory in the way, an
    operand's destination made earlier in this run (in MEM, which may be
-   null), --backup, --remove-destination, a symbolic link made earlier
-   in this run.  D->path may change (cp's backup copy of a
-   source onto itself); dest_free D afterwards.  */
-enum dest_verdict prepare_dest (struct dest *d, char const *src_name,
-                                struct stat const *src_st, int flags,
-                                struct dest_memory const *mem,
-                                struct fcopy_options const *opts);
+   null), --backup, --remove-destination.  Nothing is changed on disk:
+   set D->action and return it, after a message if DEST_FAILED.  D->path
+   may change (cp's backup copy of a source onto itself); dest_free D
+   afterwards.  */
+enum dest_action decide_dest (struct dest *d, char const *src_name,
+                              struct stat const *src_st, int flags,
+                              struct dest_memory const *mem,
+                              struct fcopy_options const *opts);
+
+/* Carry out D->action (for a copy of SRC_NAME; MEM as above): remove D
+   or rename it aside (-v says "removed"), or make it the -u link.  Then
+   refuse, as cp, to make the copy through a symbolic link an earlier
+   operand made there.  Set D->action to what is left to do, DEST_MAKE,
+   DEST_WRITE_OVER, DEST_KEEP or DEST_FAILED (reported), and return it.  */
+enum dest_action act_on_dest (struct dest *d, char const *src_name,
+                              struct dest_memory const *mem,
+                              struct fcopy_options const *opts);
 
 void dest_free (struct dest *d);
 

@@ -70,9 +70,10 @@ link_file (char const *src_name, struct stat const *src_st,
            struct dest_memory const *mem)
 {
   struct dest d = { .path = *dst };
-  enum dest_verdict v = prepare_dest (&d, src_name, src_st, 0, mem, opts);
-  bool ok = v != DEST_FAILED;
-  if ((v == DEST_ABSENT || v == DEST_EXISTS)
+  decide_dest (&d, src_name, src_st, 0, mem, opts);
+  enum dest_action a = act_on_dest (&d, src_name, mem, opts);
+  bool ok = a != DEST_FAILED;
+  if ((a == DEST_MAKE || a == DEST_WRITE_OVER)
       && (opts->link != LINK_SYMBOLIC
           || (ok = relative_link_ok (src_name, d.path.name))))
     {

@@ -33,20 +33,20 @@ metadata_by_name (struct walk const *w, FTSENT const *ent,
   return copy_metadata (&m, w->t->opts);
 }
 
-/* Make room for a new link, FIFO or device node at DST: prepare_dest
-   removes what is there where cp does (-P; not -L, nor under
-   --attributes-only: then making it fails, "File exists").  Return false
-   if DST is to stay, with *OK.  */
+/* Make room for a new link, FIFO or device node at DST: dest.c removes
+   what is there where cp does (-P; not -L, nor under --attributes-only:
+   then making it fails, "File exists").  Return false if DST is to stay,
+   with *OK.  */
 static bool
 clear_dest (struct walk const *w, FTSENT const *ent,
             struct dst_path const *dst, bool *ok)
 {
   struct fcopy_options const *opts = w->t->opts;
   struct dest d = { .path = *dst };
-  enum dest_verdict v = prepare_dest (&d, ent->fts_path, ent->fts_statp, 0,
-                                      &w->t->mem, opts);
-  bool make = v == DEST_ABSENT || v == DEST_EXISTS;
-  *ok = v != DEST_FAILED;
+  decide_dest (&d, ent->fts_path, ent->fts_statp, 0, &w->t->mem, opts);
+  enum dest_action a = act_on_dest (&d, ent->fts_path, &w->t->mem, opts);
+  bool make = a == DEST_MAKE || a == DEST_WRITE_OVER;
+  *ok = a != DEST_FAILED;
   if (make && opts->verbose)
     report_verbose (ent->fts_path, d.path.name, d.backup);
   dest_free (&d);
@@ -133,14 +133,14 @@ link_to_earlier (struct walk const *w, FTSENT const *ent,
     return false;
   struct fcopy_options const *opts = w->t->opts;
   struct dest d = { .path = *dst };
-  enum dest_verdict v = prepare_dest (&d, ent->fts_path, ent->fts_statp, 0,
-                                      &w->t->mem, opts);
-  *ok = v != DEST_FAILED;
-  if (v == DEST_ABSENT || v == DEST_EXISTS)
+  decide_dest (&d, ent->fts_path, ent->fts_statp, 0, &w->t->mem, opts);
+  enum dest_action a = act_on_dest (&d, ent->fts_path, &w->t->mem, opts);
+  *ok = a != DEST_FAILED;
+  if (a == DEST_MAKE || a == DEST_WRITE_OVER)
     {
       if (opts->verbose)
         report_verbose (ent->fts_path, d.path.name, d.backup);
-      *ok = link_to_copy (dst, first, v == DEST_EXISTS, opts);
+      *ok = link_to_copy (dst, first, a == DEST_WRITE_OVER, opts);
     }
   dest_free (&d);
   return true;
