@@ -94,7 +94,7 @@ ranges_overlap (struct copy_job const *job)
    but not under --reflink=always, where a failed clone must leave it as
    it was, nor in range mode, which keeps the bytes around the range, nor
    with --attributes-only.  -f: one that cannot be opened is removed
-   (dest.c; MEM for it), and then made anew (D->action says so).  */
+   (act_on_dest, with MEM), to be made anew: D->action is DEST_MAKE.  */
 static int
 open_existing (char const *src_name, struct dest *d,
                struct copy_job const *job, struct fcopy_options const *opts,
@@ -117,7 +117,7 @@ open_existing (char const *src_name, struct dest *d,
                quoteaf (d->path.name));
       return fd;
     }
-  d->action = DEST_REMOVE_UNOPENED;
+  d->action = DEST_REMOVE_UNOPENABLE;
   act_on_dest (d, src_name, mem, opts);
   return -1;
 }

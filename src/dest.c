@@ -438,7 +438,7 @@ carry_out (struct dest *d, struct fcopy_options const *opts)
     {
     case DEST_REMOVE_FIRST:
       return remove_dest (d, true, opts) ? DEST_MAKE : DEST_FAILED;
-    case DEST_REMOVE_UNOPENED:
+    case DEST_REMOVE_UNOPENABLE:
       return remove_dest (d, false, opts) ? DEST_MAKE : DEST_FAILED;
     case DEST_BACK_UP_FIRST:
       return back_up (d, opts) ? DEST_MAKE : DEST_FAILED;
@@ -477,7 +477,7 @@ act_on_dest (struct dest *d, char const *src_name,
   /* cp looks for an earlier operand's link once room is made, at what
      is there then, and not again after -f's removal of a file that
      could not be opened.  */
-  bool look = d->action != DEST_REMOVE_UNOPENED;
+  bool look = d->action != DEST_REMOVE_UNOPENABLE;
   d->action = carry_out (d, opts);
   if (look && (d->action == DEST_MAKE || d->action == DEST_WRITE_OVER)
       && through_new_link (d, src_name, mem, opts))

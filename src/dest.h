@@ -16,20 +16,20 @@
    decide_dest only looks and says which; act_on_dest does it.  */
 enum dest_action
 {
-  DEST_MAKE,            /* nothing is there (or no longer): make it anew */
-  DEST_WRITE_OVER,      /* a non-directory is there: open it and write
-                           over it; --atomic: rename the copy over it,
-                           first linking it to BACKUP if that is set */
-  DEST_REMOVE_FIRST,    /* remove it, then make it anew; a name gone
-                           meanwhile is fine */
-  DEST_BACK_UP_FIRST,   /* rename it aside (-b), then make it anew */
-  DEST_LINK_TO_COPY,    /* -u keeps it, yet it becomes a hard link to
-                           EARLIER, the copy made of its source file */
-  DEST_KEEP,            /* leave it as it is; not an error */
-  DEST_FAILED,          /* refused or failed, and reported */
-  DEST_REMOVE_UNOPENED  /* set by the caller, not decided: -f, and what
-                           was to be written over cannot be opened:
-                           remove it (it must be there), make it anew */
+  DEST_MAKE,              /* nothing is there (or no longer): make it */
+  DEST_WRITE_OVER,        /* what is there stays to be written over:
+                             open it; --atomic: rename the copy over it,
+                             first linking it to BACKUP if that is set */
+  DEST_REMOVE_FIRST,      /* remove it, then make it anew; a name gone
+                             meanwhile is fine */
+  DEST_BACK_UP_FIRST,     /* rename it aside (-b), then make it anew */
+  DEST_LINK_TO_COPY,      /* -u keeps it, yet it becomes a hard link to
+                             EARLIER, the copy made of its source file */
+  DEST_KEEP,              /* leave it as it is; not an error */
+  DEST_FAILED,            /* refused or failed, and reported */
+  DEST_REMOVE_UNOPENABLE  /* set by the caller, not decided: -f, and what
+                             was to be written over cannot be opened:
+                             remove it (it must be there), make it anew */
 };
 
 /* How the caller will make the destination.  */
