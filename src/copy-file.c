@@ -27,13 +27,34 @@
 #include "stat-time.h"
 #include "timespec.h"
 
-/* Open SRC_NAME for reading and fstat it.  O_NONBLOCK: opening a FIFO
-   must not hang before we know what it is; it is cleared again for
-   files that are read as streams.  */
 int
+open_and_stat (char const *name, int flags, struct stat *st)
+{
+  int fd = open (name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | flags);
+  if (fd < 0 || fstat (fd, st) == 0)
+    return fd;
+  int fstat_errno = errno;
+  close (fd);
+  errno = fstat_errno;
+  return -1;
+}
+
+void
+report_unopenable (char const *src_name, struct stat const *st,
+                   int open_errno, char const *verbose_dst)
+{
+  if (verbose_dst && !S_ISDIR (st->st_mode))
+    report_verbose (src_name, verbose_dst, NULL);
+  error (0, open_errno, _("cannot open %s for reading"), quoteaf (src_name));
+}
+
+/* Open SRC_NAME as open_and_stat does.  Report a failure (as cp words
+   it) and return -1; if VERBOSE_DST is not null, print -v's line for a
+   copy to it first when the source is there but cannot be opened.  */
+static int
 open_source (char const *src_name, struct stat *st, char const *verbose_dst)
 {
-  int fd = open (src_name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  int fd = open_and_stat (src_name, 0, st);
   if (fd < 0)
     {
       /* Word it as cp does: a name that is not there "cannot stat".  */
@@ -41,22 +62,9 @@ open_source (char const *src_name, struct stat *st, char const *verbose_dst)
       if (stat (src_name, st) != 0)
         error (0, errno, _("cannot stat %s"), quoteaf (src_name));
       else
-        {
-          if (verbose_dst && !S_ISDIR (st->st_mode))
-            report_verbose (src_name, verbose_dst, NULL);
-          error (0, open_errno, _("cannot open %s for reading"),
-                 quoteaf (src_name));
-        }
+        report_unopenable (src_name, st, open_errno, verbose_dst);
       return -1;
     }
-  if (fstat (fd, st) != 0)
-    {
-      error (0, errno, _("cannot fstat %s"), quoteaf (src_name));
-      close (fd);
-      return -1;
-    }
-  if (!S_ISREG (st->st_mode) && !S_ISDIR (st->st_mode))
-    fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~O_NONBLOCK);
   return fd;
 }
 
@@ -425,6 +433,36 @@ copy_to_dest (struct copy_job *job, char const *src_name,
 }
 
 bool
+copy_open_file (char const *src_name, int src_fd, struct stat *src_st,
+                struct dst_path const *dst, struct fcopy_options const *opts,
+                struct dest_memory const *mem)
+{
+  bool ok;
+  if (S_ISDIR (src_st->st_mode))
+    {
+      report_omitted_dir (src_name);
+      ok = false;
+    }
+  else
+    {
+      /* O_NONBLOCK was for the open: a FIFO or device is read as a
+         stream.  */
+      if (!S_ISREG (src_st->st_mode))
+        fcntl (src_fd, F_SETFL, fcntl (src_fd, F_GETFL) & ~O_NONBLOCK);
+      struct copy_job job = { .src_fd = src_fd, .src_st = src_st };
+      /* A range a FIFO cannot give is refused before any wait.  */
+      ok = !opts->range || plan_range (&job, opts, src_name);
+      if (ok && S_ISFIFO (src_st->st_mode))
+        ok = 0 <= (job.src_fd = src_fd = wait_for_writer (src_fd, src_name,
+                                                          src_st));
+      ok = ok && copy_to_dest (&job, src_name, dst, opts, mem);
+    }
+  if (0 <= src_fd)
+    close (src_fd);
+  return ok;
+}
+
+bool
 copy_file (char const *src_name, struct dst_path const *dst,
            struct fcopy_options const *opts, struct dest_memory const *mem)
 {
@@ -433,27 +471,6 @@ copy_file (char const *src_name, struct dst_path const *dst,
      source that is there but cannot be read gets its -v line.  */
   int src_fd = open_source (src_name, &src_st,
                             opts->verbose && !opts->debug ? dst->name : NULL);
-  if (src_fd < 0)
-    return false;
-
-  bool ok;
-  if (S_ISDIR (src_st.st_mode))
-    {
-      report_omitted_dir (src_name);
-      ok = false;
-    }
-  else
-    {
-      struct copy_job job = { .src_fd = src_fd, .src_st = &src_st };
-      /* A range a FIFO cannot give is refused before any wait.  */
-      ok = !opts->range || plan_range (&job, opts, src_name);
-      if (ok && S_ISFIFO (src_st.st_mode))
-        ok = 0 <= (job.src_fd = src_fd = wait_for_writer (src_fd, src_name,
-                                                          &src_st));
-      ok = ok && copy_to_dest (&job, src_name, dst, opts, mem);
-    }
-
-  if (0 <= src_fd)
-    close (src_fd);
-  return ok;
+  return (0 <= src_fd
+          && copy_open_file (src_name, src_fd, &src_st, dst, opts, mem));
 }

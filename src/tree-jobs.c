@@ -46,6 +46,8 @@ struct file_job
   struct job job;
   struct dir_ref *dir;          /* the directory it goes in */
   struct fcopy_options const *opts;
+  int src_fd;                   /* the source, opened by the walk */
+  struct stat src_st;           /* its fstat */
   bool fresh, plain;            /* as the walk's dst_path */
   dev_t dev;
   char *dst_name, *rel;         /* in NAMES, after the source's name */
@@ -178,14 +180,15 @@ run_file_job (struct job *job, void *state)
   struct dst_path dst = { j->dir->fd, j->rel, j->dst_name, j->fresh,
                           j->plain, j->dev, false, false,
                           NULL };
-  bool ok = copy_file (j->names, &dst, j->opts, mem);
+  bool ok = copy_open_file (j->names, j->src_fd, &j->src_st, &dst, j->opts,
+                            mem);
   ok &= dir_ref_release (j->dir);
   free (j);
   return ok;
 }
 
 void
-copy_file_later (struct walk const *w, FTSENT const *ent,
+copy_file_later (struct walk const *w, FTSENT const *ent, int src_fd,
                  struct dst_path const *dst)
 {
   size_t src = strlen (ent->fts_path) + 1, name = strlen (dst->name) + 1;
@@ -193,7 +196,8 @@ copy_file_later (struct walk const *w, FTSENT const *ent,
   struct file_job *j = xmalloc (sizeof *j + src + name + rel);
   *j = (struct file_job) { .job.run = run_file_job,
                            .dir = w->dir_ref[ent->fts_level - 1],
-                           .opts = w->t->opts, .fresh = dst->fresh,
+                           .opts = w->t->opts, .src_fd = src_fd,
+                           .src_st = *ent->fts_statp, .fresh = dst->fresh,
                            .plain = dst->plain, .dev = dst->dev };
   memcpy (j->names, ent->fts_path, src);
   j->dst_name = memcpy (j->names + src, dst->name, name);

@@ -146,6 +146,40 @@ link_to_earlier (struct walk const *w, FTSENT const *ent,
   return true;
 }
 
+/* FTS_NOSTAT: fts reads a non-directory's type from its directory
+   entry (d_type) and does not stat it.  A regular file the walk would
+   copy is opened and fstat'd: two calls, where fts's lstat and then the
+   copy's open and fstat made three, and the status is the open file's,
+   which the copy then reads.  Not with -u, which mostly leaves a file
+   alone after a look at both ends: a name's stat is one call.  Anything
+   else is stat'd by name as fts would have, and so is a file that
+   cannot be opened, which is then reported (*SRC_FD -1, *OPEN_ERRNO)
+   only if it is to be copied.  Fill ENT's fts_statp; return false after
+   a message if there is no status.  */
+static bool
+examine_entry (struct walk const *w, FTSENT *ent, int *src_fd,
+               int *open_errno)
+{
+  struct fcopy_options const *opts = w->t->opts;
+  bool follow = opts->dereference == DEREF_ALWAYS;
+  *src_fd = -1;
+  *open_errno = 0;
+  if (S_ISREG (ent->fts_statp->st_mode) && opts->link == LINK_NONE
+      && opts->update == UPDATE_ALL)
+    {
+      *src_fd = open_and_stat (ent->fts_accpath, follow ? 0 : O_NOFOLLOW,
+                               ent->fts_statp);
+      if (0 <= *src_fd)
+        return true;
+      *open_errno = errno;
+    }
+  if (fstatat (AT_FDCWD, ent->fts_accpath, ent->fts_statp,
+               follow ? 0 : AT_SYMLINK_NOFOLLOW) == 0)
+    return true;
+  error (0, errno, _("cannot stat %s"), quoteaf (ent->fts_path));
+  return false;
+}
+
 /* Whether ENT, a regular file, may be copied by a worker of --jobs
    while the walk goes on, rather than by the walk now.  Not so:
    - an operand: it has no directory of the walk to be held by, and the
@@ -170,6 +204,29 @@ may_copy_later (struct walk const *w, FTSENT const *ent)
           && walk_has_workers (w, ent));
 }
 
+/* Copy ENT, a regular file (or a file read as one), open as SRC_FD if
+   the walk opened it (else OPEN_ERRNO says why not, or is 0), to DST:
+   now, or later by a worker.  */
+static bool
+copy_regular (struct walk const *w, FTSENT *ent, int src_fd, int open_errno,
+              struct dst_path const *dst)
+{
+  struct fcopy_options const *opts = w->t->opts;
+  if (open_errno)
+    {
+      report_unopenable (ent->fts_path, ent->fts_statp, open_errno,
+                         opts->verbose && !opts->debug ? dst->name : NULL);
+      return false;
+    }
+  if (src_fd < 0)
+    return copy_file (ent->fts_path, dst, opts, &w->t->mem);
+  if (!may_copy_later (w, ent))
+    return copy_open_file (ent->fts_path, src_fd, ent->fts_statp, dst, opts,
+                           &w->t->mem);
+  copy_file_later (w, ent, src_fd, dst);
+  return true;
+}
+
 /* Remember that DST_NAME is the copy of ENT's file.  */
 static void
 remember_link (struct walk const *w, FTSENT const *ent, char const *dst_name)
@@ -179,34 +236,32 @@ remember_link (struct walk const *w, FTSENT const *ent, char const *dst_name)
 }
 
 bool
-copy_nondir (struct walk const *w, FTSENT const *ent,
-             struct dst_path const *dst)
+copy_nondir (struct walk const *w, FTSENT *ent, struct dst_path const *dst)
 {
+  int src_fd = -1, open_errno = 0;
+  if (ent->fts_info == FTS_NSOK
+      && !examine_entry (w, ent, &src_fd, &open_errno))
+    return false;
   bool ok;
-  if (link_to_earlier (w, ent, dst, &ok))
-    return ok;
   struct fcopy_options const *opts = w->t->opts;
   mode_t type = ent->fts_statp->st_mode & S_IFMT;
   /* Without -r, or with --copy-contents, cp reads a FIFO or device like
      a file.  */
   if ((!opts->recursive || opts->copy_contents) && type != S_IFLNK)
     type = S_IFREG;
-  if (opts->link != LINK_NONE)
-    return link_file (ent->fts_path, ent->fts_statp, dst, opts,
-                      &w->t->mem);
-  switch (type)
+  if (link_to_earlier (w, ent, dst, &ok))
+    ;
+  else if (opts->link != LINK_NONE)
+    ok = link_file (ent->fts_path, ent->fts_statp, dst, opts, &w->t->mem);
+  else if (type == S_IFREG)
     {
-    case S_IFREG:
-      if (may_copy_later (w, ent))
-        {
-          copy_file_later (w, ent, dst);
-          return true;
-        }
-      ok = copy_file (ent->fts_path, dst, w->t->opts, &w->t->mem);
-      break;
-    case S_IFLNK: ok = copy_symlink (w, ent, dst); break;
-    default: ok = copy_special (w, ent, dst); break;
+      ok = copy_regular (w, ent, src_fd, open_errno, dst);
+      src_fd = -1;
     }
+  else
+    ok = (type == S_IFLNK ? copy_symlink : copy_special) (w, ent, dst);
+  if (0 <= src_fd)
+    close (src_fd);
   if (ok)
     remember_link (w, ent, dst->name);
   return ok;

@@ -82,14 +82,15 @@ struct job_pool *tree_jobs_start (struct tree_copy *t);
 bool walk_has_workers (struct walk const *w, FTSENT const *ent);
 
 /* Queue ENT, a regular file in the directory of level ENT's level - 1,
-   to be copied to DST by a worker.  */
-void copy_file_later (struct walk const *w, FTSENT const *ent,
+   open as SRC_FD, to be copied to DST by a worker, which closes SRC_FD.  */
+void copy_file_later (struct walk const *w, FTSENT const *ent, int src_fd,
                       struct dst_path const *dst);
 
 /* Copy ENT, which is not a directory, to DST: a regular file, a
    symbolic link, a FIFO or device, or a hard link to an earlier copy
-   (--preserve=links), or a link (-l, -s).  */
-bool copy_nondir (struct walk const *w, FTSENT const *ent,
+   (--preserve=links), or a link (-l, -s).  An entry fts did not stat
+   (FTS_NSOK) gets its status in ENT's fts_statp first.  */
+bool copy_nondir (struct walk const *w, FTSENT *ent,
                   struct dst_path const *dst);
 
 #endif

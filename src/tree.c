@@ -388,8 +388,10 @@ copy_tree (struct tree_copy *t, char const *src_name, char const *dst_name,
   struct fcopy_options const *opts = t->opts;
   /* FTS_DEFER_STAT: fts then sorts a directory's entries by their
      d_ino, as cp reads them, and only then stats each (following a
-     link with -L), so the order is cp's under -L as well.  */
-  int flags = FTS_NOCHDIR | FTS_DEFER_STAT;
+     link with -L), so the order is cp's under -L as well.  FTS_NOSTAT:
+     what d_type says is not a directory is not stat'd at all (nor a
+     symbolic link under -L); copy_nondir learns its status itself.  */
+  int flags = FTS_NOCHDIR | FTS_DEFER_STAT | FTS_NOSTAT;
   flags |= (opts->dereference == DEREF_ALWAYS ? FTS_LOGICAL
             : opts->dereference == DEREF_COMMAND_LINE
             ? FTS_PHYSICAL | FTS_COMFOLLOW : FTS_PHYSICAL);
