@@ -46,7 +46,9 @@ struct file_job
   struct job job;
   struct dir_ref *dir;          /* the directory it goes in */
   struct fcopy_options const *opts;
-  int src_fd;                   /* the source, opened by the walk */
+  int src_fd;                   /* the source, opened by the walk (the
+                                   queue's bound, jobs.c, bounds how
+                                   many are open) */
   struct stat src_st;           /* its fstat */
   bool fresh, plain;            /* as the walk's dst_path */
   dev_t dev;

@@ -171,7 +171,11 @@ examine_entry (struct walk const *w, FTSENT *ent, int *src_fd,
                                ent->fts_statp);
       if (0 <= *src_fd)
         return true;
-      *open_errno = errno;
+      /* Out of descriptors, which --jobs's queue may hold many of: not
+         this file's fault; the copy opens it by name when its turn
+         comes.  */
+      if (errno != EMFILE && errno != ENFILE)
+        *open_errno = errno;
     }
   if (fstatat (AT_FDCWD, ent->fts_accpath, ent->fts_statp,
                follow ? 0 : AT_SYMLINK_NOFOLLOW) == 0)
@@ -249,19 +253,21 @@ copy_nondir (struct walk const *w, FTSENT *ent, struct dst_path const *dst)
      a file.  */
   if ((!opts->recursive || opts->copy_contents) && type != S_IFLNK)
     type = S_IFREG;
-  if (link_to_earlier (w, ent, dst, &ok))
-    ;
-  else if (opts->link != LINK_NONE)
-    ok = link_file (ent->fts_path, ent->fts_statp, dst, opts, &w->t->mem);
-  else if (type == S_IFREG)
+  bool linked = link_to_earlier (w, ent, dst, &ok);
+  if (!linked && opts->link != LINK_NONE)
     {
-      ok = copy_regular (w, ent, src_fd, open_errno, dst);
-      src_fd = -1;
+      ok = link_file (ent->fts_path, ent->fts_statp, dst, opts, &w->t->mem);
+      linked = true;
     }
+  /* Only the copy of a regular file reads the source the walk opened.  */
+  if (0 <= src_fd && (linked || type != S_IFREG))
+    close (src_fd);
+  if (linked)
+    return ok;
+  if (type == S_IFREG)
+    ok = copy_regular (w, ent, src_fd, open_errno, dst);
   else
     ok = (type == S_IFLNK ? copy_symlink : copy_special) (w, ent, dst);
-  if (0 <= src_fd)
-    close (src_fd);
   if (ok)
     remember_link (w, ent, dst->name);
   return ok;
