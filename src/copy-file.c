@@ -314,7 +314,8 @@ copy_into (struct copy_job *job, char const *src_name,
   else
     {
       struct meta_job meta = { job->src_fd, dst_fd, src_name, *dst,
-                               job->src_st, created, created_mode };
+                               job->src_st, created, created_mode,
+                               PLAIN_ASK };
       ok = copy_metadata (&meta, opts);
       /* Not in range mode, where SOURCE may be DEST itself.  */
       ok &= (opts->attributes_only || job->range

@@ -178,9 +178,17 @@ set_mode (struct meta_job const *m, struct fcopy_options const *opts,
   if (opts->preserve_mode && plain)
     {
       /* A plain new file has the mode it was made with, less the umask
-         (open(2)): often the source's already.  */
-      if ((m->created_mode & ~opts->umask) == src_mode
-          || fchmod (m->dst_fd, src_mode) == 0)
+         (open(2)); a directory, the mode it got and the owner's bits it
+         was filled with (tree.c): often the source's already.  */
+      mode_t now = (dir ? m->created_mode | S_IRWXU
+                    : m->created_mode & ~opts->umask);
+      /* As qcopy_acl sets it: a mode without setuid, setgid or sticky
+         bits (as DROP may leave it) leaves those the copy has (mkdir's
+         sticky bit) as they are.  */
+      mode_t perms = S_IRWXU | S_IRWXG | S_IRWXO;
+      mode_t want = (src_mode & ~perms ? src_mode
+                     : (now & ~perms) | src_mode);
+      if (now == want || fchmod (m->dst_fd, want) == 0)
         return true;
       error (0, errno, _("preserving permissions for %s"),
              quoteaf (m->dst.name));
@@ -264,27 +272,33 @@ mode_t
 file_creation_mode (struct stat const *src_st, struct dst_path const *dst,
                     struct fcopy_options const *opts)
 {
+  bool dir = S_ISDIR (src_st->st_mode);
+  /* A setgid directory's bit is no mkdir's to give: until a chmod
+     does, its group and others must not make files in it that would
+     not get its group.  */
   if (dst->plain && src_st->st_uid == opts->euid
-      && src_st->st_gid == opts->egid)
-    return src_st->st_mode & (S_IRWXU | S_IRWXG | S_IRWXO);
+      && src_st->st_gid == opts->egid && !(dir && (src_st->st_mode & S_ISGID)))
+    return src_st->st_mode & (S_IRWXU | S_IRWXG | S_IRWXO
+                              | (dir ? S_ISVTX : 0));
   return creation_mode (src_st, opts);
 }
 
-/* Whether M's copy is a new regular file that got nothing from its
-   directory and whose source has no ACL (and, if they are to be copied,
-   no extended attributes at all): then it has no ACL either, and its
-   mode is a chmod.  One call to find out instead of libattr's and
-   gnulib's five, for most files of a tree.  */
-static bool
+bool
 plain_copy (struct meta_job const *m, struct fcopy_options const *opts)
 {
-  if (!m->created || !m->dst.plain || m->src_fd < 0 || m->dst_fd < 0
-      || !S_ISREG (m->src_st->st_mode))
+  if (!m->created || !m->dst.plain || m->dst_fd < 0
+      || !(opts->preserve_xattr || opts->preserve_mode))
+    return false;
+  /* A directory's two ACLs (access, default) are extended attributes:
+     one listing tells of both.  */
+  if (S_ISDIR (m->src_st->st_mode))
+    return (0 <= m->src_fd ? flistxattr (m->src_fd, NULL, 0)
+            : listxattr (m->src_name, NULL, 0)) == 0;
+  if (m->src_fd < 0 || !S_ISREG (m->src_st->st_mode))
     return false;
   if (opts->preserve_xattr)
     return flistxattr (m->src_fd, NULL, 0) == 0;
-  return (opts->preserve_mode
-          && fgetxattr (m->src_fd, "system.posix_acl_access", NULL, 0) < 0
+  return (fgetxattr (m->src_fd, "system.posix_acl_access", NULL, 0) < 0
           && errno == ENODATA);
 }
 
@@ -302,7 +316,8 @@ copy_metadata (struct meta_job const *m, struct fcopy_options const *opts)
 {
   mode_t drop = 0;
   bool ok = true;
-  bool plain = plain_copy (m, opts);
+  bool plain = (m->plain == PLAIN_ASK ? plain_copy (m, opts)
+                : m->plain == PLAIN_YES);
   if (opts->preserve_timestamps)
     ok &= preserve_times (m, opts);
   if (opts->preserve_ownership && !owned_already (m, opts))

@@ -18,7 +18,11 @@ struct meta_job
   struct dst_path dst;
   struct stat const *src_st;
   bool created;      /* the destination is new, made by fcopy */
-  mode_t created_mode;  /* its mode then, if created */
+  mode_t created_mode;  /* its mode then, if created (a directory's: the
+                           mode it got, before its owner's bits were
+                           added to fill it) */
+  enum { PLAIN_ASK, PLAIN_NO, PLAIN_YES } plain;  /* plain_copy's answer,
+                           if the caller asked it already */
 };
 
 /* The mode to create a new copy of SRC_ST with: the permission bits,
@@ -27,14 +31,22 @@ struct meta_job
 mode_t creation_mode (struct stat const *src_st,
                       struct fcopy_options const *opts);
 
-/* The same for a regular file made at DST.  A plain new file (dst-path.h)
-   whose source is already this process's user's and group's holds
-   nothing back: no owner change is pending, so no other user may open
-   it too early; and a mode that then comes out as the source's needs
-   no chmod afterwards.  */
+/* The same for a regular file or directory made at DST.  A plain new
+   one (dst-path.h) whose source is already this process's user's and
+   group's holds nothing back: no owner change is pending, so no other
+   user may open it too early; and a mode that then comes out as the
+   source's needs no chmod afterwards.  */
 mode_t file_creation_mode (struct stat const *src_st,
                            struct dst_path const *dst,
                            struct fcopy_options const *opts);
+
+/* Whether M's copy is new, made in a directory that handed it nothing
+   (dst-path.h), and its source has no ACL (and, if they are to be
+   copied, no extended attributes at all): then the copy has no ACL
+   either, and its mode is a chmod.  One call to find out instead of
+   libattr's and gnulib's five to seven.  A directory is asked by name:
+   a plain one need not be opened at all.  */
+bool plain_copy (struct meta_job const *m, struct fcopy_options const *opts);
 
 /* Give M's destination what OPTS preserves of M's source, in the order
    times, owner, xattrs, mode + ACL.  Report each failure once; return

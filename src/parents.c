@@ -184,7 +184,7 @@ finish_parents (struct parents *p, struct fcopy_options const *opts)
       p->dst_name[d->end] = '\0';
       struct meta_job m = { -1, d->fd, p->dst_name + p->src_offset,
                             DST_PATH_CWD (p->dst_name), &d->src_st,
-                            d->made, d->made_mode };
+                            d->made, d->made_mode, PLAIN_ASK };
       ok = copy_metadata (&m, &o);
       p->dst_name[d->end] = saved;
     }

@@ -26,20 +26,29 @@ set_dir_metadata (struct fcopy_options const *opts, struct left_dir const *d)
       close (d->fd);
       return true;
     }
-  /* A source directory that cannot be read (FTS_DNR) still gives its
-     copy its attributes, by name (but its extended attributes).  */
-  int src_fd = open (d->src_acc, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   /* The directory filled, through the descriptor held since, not the
-     name, which may lead elsewhere by now.  */
-  int dst_fd = openat (d->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  close (d->fd);
+     name, which may lead elsewhere by now; one that may be read.  */
+  int dst_fd = d->fd;
+  if (d->path_only)
+    {
+      dst_fd = openat (d->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      close (d->fd);
+    }
+  int src_fd = -1;
   bool ok = 0 <= dst_fd;
   if (!ok)
     error (0, errno, _("cannot open directory %s"), quoteaf (dst->name));
   else
     {
-      struct meta_job m = { src_fd, dst_fd, d->src_path, *dst, d->st,
-                            created, d->made_mode };
+      struct meta_job m = { -1, dst_fd, d->src_path, *dst, d->st,
+                            created, d->made_mode, PLAIN_ASK };
+      m.plain = plain_copy (&m, opts) ? PLAIN_YES : PLAIN_NO;
+      /* Read for its extended attributes and ACLs, if it has any.  A
+         source directory that cannot be read (FTS_DNR) still gives its
+         copy its attributes, by name (but its extended attributes).  */
+      if (m.plain == PLAIN_NO)
+        m.src_fd = src_fd = open (d->src_acc,
+                                  O_RDONLY | O_DIRECTORY | O_CLOEXEC);
       ok = copy_metadata (&m, opts);
       /* --fsync: each directory once, after its last change; the
          operand's also in its parent.  */

@@ -30,7 +30,7 @@ struct dir_ref
 {
   atomic_size_t holds;
   struct dir_ref *parent;
-  int fd;                       /* the walk's dir_fd[] */
+  int fd;                       /* the walk's held_dir fd */
   struct fcopy_options const *opts;
   /* Once the walk has left it: what set_dir_metadata needs, with the
      names and status copied (the walk's entry is gone by then).  */
@@ -168,8 +168,8 @@ walk_has_workers (struct walk const *w, FTSENT const *ent)
   struct dir_ref *parent = NULL;
   for (size_t level = FTS_ROOTLEVEL; level < (size_t) ent->fts_level;
        level++)
-    parent = w->dir_ref[level] = dir_ref_new (w->dir_fd[level], parent,
-                                              t->opts);
+    parent = w->held[level].ref = dir_ref_new (w->held[level].fd, parent,
+                                               t->opts);
   return true;
 }
 
@@ -197,7 +197,7 @@ copy_file_later (struct walk const *w, FTSENT const *ent, int src_fd,
   size_t rel = strlen (dst->rel) + 1;
   struct file_job *j = xmalloc (sizeof *j + src + name + rel);
   *j = (struct file_job) { .job.run = run_file_job,
-                           .dir = w->dir_ref[ent->fts_level - 1],
+                           .dir = w->held[ent->fts_level - 1].ref,
                            .opts = w->t->opts, .src_fd = src_fd,
                            .src_st = *ent->fts_statp, .fresh = dst->fresh,
                            .plain = dst->plain, .dev = dst->dev };

@@ -29,7 +29,7 @@ metadata_by_name (struct walk const *w, FTSENT const *ent,
                   struct dst_path const *dst, mode_t created_mode)
 {
   struct meta_job m = { -1, -1, ent->fts_path, *dst, ent->fts_statp,
-                        true, created_mode };
+                        true, created_mode, PLAIN_ASK };
   return copy_metadata (&m, w->t->opts);
 }
 

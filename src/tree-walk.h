@@ -12,6 +12,26 @@
 #include "fts_.h"
 #include "tree.h"
 
+/* The destination directory of a directory the walk is in, at its
+   level: made or found there on the way down, held open for the *at
+   calls that fill it, given its metadata on the way up.  */
+struct held_dir
+{
+  enum { DIR_NOT_HAD, DIR_FOUND, DIR_MADE } how;  /* NOT_HAD: it could not
+                                   be made or used (fts still returns it
+                                   on the way up) */
+  int fd;                       /* O_RDONLY | O_NOFOLLOW, or O_PATH where
+                                   it may not be read; -1 once left */
+  bool path_only;               /* FD is O_PATH */
+  bool inherits;                /* MADE, and new files in it get its
+                                   setgid group or a default ACL */
+  mode_t mode;                  /* the mode it got, if MADE */
+  dev_t dev;                    /* its device, if MADE */
+  struct dir_ref *ref;          /* with --jobs: what keeps FD open until
+                                   the files copied into it are
+                                   (tree-jobs.c) */
+};
+
 /* One walk: an operand SRC copied to DST.  */
 struct walk
 {
@@ -19,24 +39,19 @@ struct walk
   char const *src_root, *dst_root;  /* the operands as given */
   size_t src_root_len;          /* of the root's fts_path, which fts may
                                    have shortened ("src//" -> "src/") */
-  int *dir_fd;                  /* dir_fd[L]: the destination directory of
-                                   the directory being copied at level L,
-                                   opened O_PATH | O_NOFOLLOW */
-  dev_t *dir_dev;                /* dir_dev[L]: its device, if made */
-  struct dir_ref **dir_ref;     /* dir_ref[L], with --jobs: what keeps
-                                   dir_fd[L] open until the files copied
-                                   into it are (tree-jobs.c) */
-  size_t dir_fd_alloc;
+  struct held_dir *held;        /* held[L]: for the directory at level L */
+  size_t held_alloc;
   bool new_root;                /* copy_tree's NEW_DST */
 };
 
 /* A directory the walk is leaving, as giving it its metadata needs it:
    the descriptor held since it was made or entered (closed by
-   set_dir_metadata), its entry's names and status, whether this run
+   set_dir_metadata, which reopens it to read if it is O_PATH), its entry's names and status, whether this run
    made it and with which mode, and its destination.  */
 struct left_dir
 {
   int fd;
+  bool path_only;               /* FD is O_PATH */
   char const *src_acc;          /* fts_accpath */
   char const *src_path;         /* fts_path */
   struct stat const *st;

@@ -7,7 +7,7 @@
    their metadata on the way up, after their contents, so that a
    read-only or back-dated directory can still be filled (with --jobs,
    after the last file a worker copies into it: tree-jobs.c).  Each one made
-   or entered is held open (O_PATH, O_NOFOLLOW), and what goes in it is
+   or entered is held open (O_NOFOLLOW: hold_dir), and what goes in it is
    made relative to it.  */
 
 #include <config.h>
@@ -90,15 +90,6 @@ tree_free (struct tree_copy *t)
 }
 
 
-/* The directory ENT's copy goes in: the one made for its parent, or
-   the current directory for the operand itself.  */
-static int
-parent_fd (struct walk const *w, FTSENT const *ent)
-{
-  return ent->fts_level == FTS_ROOTLEVEL ? AT_FDCWD
-         : w->dir_fd[ent->fts_level - 1];
-}
-
 /* The destination name of ENT.  */
 static char *
 dest_name (struct walk const *w, FTSENT const *ent)
@@ -110,102 +101,127 @@ dest_name (struct walk const *w, FTSENT const *ent)
               : xstrdup (w->dst_root);
 }
 
-/* On the way down: make the directory, or use the one there.  Its
-   metadata comes on the way up; until then its owner can write in it.
-   FTS_NUMBER records DIR_MADE and the mode it got (and DIR_INHERITS if
-   new files in it get its group or a default ACL), DIR_FOUND if it was
-   there, NOT_MADE if it could not be had (fts still returns it on the
-   way up).  */
-enum { NOT_MADE = -1, DIR_FOUND = 0, DIR_MADE = 1 << 16,
-       DIR_INHERITS = 1 << 17 };
+/* W's hold on the directory at LEVEL, made room for.  */
+static struct held_dir *
+held_at (struct walk *w, size_t level)
+{
+  if (w->held_alloc <= level)
+    {
+      size_t old = w->held_alloc;
+      w->held_alloc = level + 16;
+      w->held = xreallocarray (w->held, w->held_alloc, sizeof *w->held);
+      for (size_t i = old; i < w->held_alloc; i++)
+        w->held[i] = (struct held_dir) { .how = DIR_NOT_HAD, .fd = -1 };
+    }
+  return &w->held[level];
+}
 
-/* Keep an O_PATH descriptor of DST, the directory made or found for
-   ENT, for the *at calls that make its entries.  O_NOFOLLOW: a symbolic
-   link put in its place since is not followed (but the one
-   --keep-directory-symlink asks to use).  */
-static bool
+/* Hold DST, the directory made or found for ENT, open for the *at
+   calls that make its entries and for its metadata.  O_NOFOLLOW: a
+   symbolic link put in its place since is not followed (but the one
+   --keep-directory-symlink asks to use).  Open to read, so that its
+   metadata takes no second open, where it may be read; O_PATH where it
+   may not (a directory found with mode 0, or made without its owner's
+   read bit, which made_dir gives it only after).  */
+static struct held_dir *
 hold_dir (struct walk *w, FTSENT const *ent, struct dst_path const *dst)
 {
   size_t level = ent->fts_level;
-  int follow = w->t->opts->keep_directory_symlink ? 0 : O_NOFOLLOW;
-  int fd = openat (dst->dirfd, dst->rel,
-                   O_PATH | O_DIRECTORY | O_CLOEXEC | follow);
+  int flags = (O_DIRECTORY | O_CLOEXEC
+               | (w->t->opts->keep_directory_symlink ? 0 : O_NOFOLLOW));
+  int fd = openat (dst->dirfd, dst->rel, O_RDONLY | flags);
+  bool path_only = fd < 0 && errno == EACCES;
+  if (path_only)
+    fd = openat (dst->dirfd, dst->rel, O_PATH | flags);
   if (fd < 0)
     {
       error (0, errno, _("cannot open directory %s"), quoteaf (dst->name));
-      return false;
+      return NULL;
     }
-  if (w->dir_fd_alloc <= level)
-    {
-      size_t old = w->dir_fd_alloc;
-      w->dir_fd_alloc = level + 16;
-      w->dir_fd = xreallocarray (w->dir_fd, w->dir_fd_alloc,
-                                 sizeof *w->dir_fd);
-      w->dir_dev = xreallocarray (w->dir_dev, w->dir_fd_alloc,
-                                  sizeof *w->dir_dev);
-      w->dir_ref = xreallocarray (w->dir_ref, w->dir_fd_alloc,
-                                  sizeof *w->dir_ref);
-      for (size_t i = old; i < w->dir_fd_alloc; i++)
-        {
-          w->dir_fd[i] = -1;
-          w->dir_ref[i] = NULL;
-        }
-    }
-  w->dir_fd[level] = fd;
+  struct held_dir *h = held_at (w, level);
+  *h = (struct held_dir) { .how = DIR_FOUND, .fd = fd,
+                           .path_only = path_only };
   if (w->t->pool)
-    w->dir_ref[level] = dir_ref_new (fd, level == FTS_ROOTLEVEL ? NULL
-                                     : w->dir_ref[level - 1], w->t->opts);
-  return true;
+    h->ref = dir_ref_new (fd, level == FTS_ROOTLEVEL ? NULL
+                          : w->held[level - 1].ref, w->t->opts);
+  return h;
 }
 
-/* The directory DST was just made: find the mode it got (from the
-   mkdir mode, the umask or a default ACL) and record it in ENT; until
-   its metadata is set, its owner must be able to fill it.  */
+/* The directory H holds, DST, was made in a directory that hands its
+   new files something (or in one this run did not make): ask it for
+   the mode it got and its device, and whether it hands on its group or
+   a default ACL in turn.  */
 static bool
-made_dir (struct walk *w, FTSENT *ent, struct dst_path const *dst,
-          mode_t mode)
+ask_made_dir (struct held_dir *h, struct dst_path const *dst)
 {
   struct stat st;
-  int fd = w->dir_fd[ent->fts_level];
-  /* Its device tells the files copied into it whether a clone was
-     already refused there (engine.c): without it, nothing goes in.  */
-  if (fstat (fd, &st) != 0)
+  if (fstat (h->fd, &st) != 0)
     {
       error (0, errno, _("cannot fstat %s"), quoteaf (dst->name));
       return false;
     }
-  mode = st.st_mode & 07777;
-  w->dir_dev[ent->fts_level] = st.st_dev;
-  /* The O_PATH descriptor takes no f*xattr or fchmod, but its /proc
-     name leads to it and nowhere else.  */
+  h->mode = st.st_mode & 07777;
+  h->dev = st.st_dev;
+  /* An O_PATH descriptor takes no f*xattr, but its /proc name leads to
+     it and nowhere else.  */
   char proc[sizeof "/proc/self/fd/" + INT_STRLEN_BOUND (int)];
-  sprintf (proc, "/proc/self/fd/%d", fd);
-  /* Whether new files in it get anything from it (see dst_path).  */
-  bool inherits = ((mode & S_ISGID)
-                   || getxattr (proc, "system.posix_acl_default", NULL, 0) >= 0
-                   || (errno != ENODATA && errno != ENOTSUP));
-  ent->fts_number = DIR_MADE | (inherits ? DIR_INHERITS : 0) | mode;
-  if ((mode & S_IRWXU) == S_IRWXU)
+  sprintf (proc, "/proc/self/fd/%d", h->fd);
+  char const *acl = "system.posix_acl_default";
+  h->inherits = ((h->mode & S_ISGID)
+                 || (h->path_only ? getxattr (proc, acl, NULL, 0)
+                     : fgetxattr (h->fd, acl, NULL, 0)) >= 0
+                 || (errno != ENODATA && errno != ENOTSUP));
+  return true;
+}
+
+/* H holds DST, just made with MODE: record the mode it got (from MODE,
+   the umask or a default ACL); until its metadata is set, its owner
+   must be able to fill it.  */
+static bool
+made_dir (struct walk *w, struct held_dir *h, struct dst_path const *dst,
+          mode_t mode)
+{
+  h->how = DIR_MADE;
+  if (dst->plain)
+    {
+      /* Where the parent hands nothing down, mkdir(2) gives the mode
+         asked less the umask, and no setgid group or default ACL; and
+         the new directory is on its parent's file system (no mount point
+         yet).  Its device tells the files copied into it whether a clone
+         was already refused there (engine.c).  */
+      h->mode = mode & (S_IRWXU | S_IRWXG | S_IRWXO | S_ISVTX)
+                & ~w->t->opts->umask;
+      h->dev = dst->dev;
+    }
+  else if (!ask_made_dir (h, dst))
+    return false;
+  if ((h->mode & S_IRWXU) == S_IRWXU)
     return true;
-  if (chmod (proc, mode | S_IRWXU) == 0
+  char proc[sizeof "/proc/self/fd/" + INT_STRLEN_BOUND (int)];
+  sprintf (proc, "/proc/self/fd/%d", h->fd);
+  mode_t fill_mode = h->mode | S_IRWXU;
+  if ((!h->path_only ? fchmod (h->fd, fill_mode) : chmod (proc, fill_mode)) == 0
       || (errno == ENOENT
-          && fchmodat (dst->dirfd, dst->rel, mode | S_IRWXU, 0) == 0))
+          && fchmodat (dst->dirfd, dst->rel, fill_mode, 0) == 0))
     return true;
   error (0, errno, _("setting permissions for %s"), quoteaf (dst->name));
   return false;
 }
 
+/* On the way down: make the directory, or use the one there.  Its
+   metadata comes on the way up; until then its owner can write in it.
+   If it cannot be had, the walk's hold at its level says so (fts still
+   returns it on the way up).  */
 static bool
 enter_dir (struct walk *w, FTSENT *ent, struct dst_path const *dst)
 {
   struct stat st;
-  mode_t mode = creation_mode (ent->fts_statp, w->t->opts);
-  ent->fts_number = NOT_MADE;
+  mode_t mode = file_creation_mode (ent->fts_statp, dst, w->t->opts);
+  held_at (w, ent->fts_level)->how = DIR_NOT_HAD;
   if (mkdirat (dst->dirfd, dst->rel, mode) == 0)
     {
-      if (!hold_dir (w, ent, dst))
-        return false;
-      if (!made_dir (w, ent, dst, mode))
+      struct held_dir *h = hold_dir (w, ent, dst);
+      if (!h || !made_dir (w, h, dst, mode))
         return false;
       /* fts may have shortened the operand ("src//"); cp prints it as
          given.  */
@@ -223,12 +239,7 @@ enter_dir (struct walk *w, FTSENT *ent, struct dst_path const *dst)
   if (mkdir_errno == EEXIST && !new_root
       && fstatat (dst->dirfd, dst->rel, &st, at_flags) == 0
       && S_ISDIR (st.st_mode))
-    {
-      if (!hold_dir (w, ent, dst))
-        return false;
-      ent->fts_number = DIR_FOUND;
-      return true;
-    }
+    return hold_dir (w, ent, dst) != NULL;
   errno = mkdir_errno;
   if (errno == EEXIST && !new_root)
     error (0, 0, _("cannot overwrite non-directory %s with directory %s"),
@@ -238,22 +249,29 @@ enter_dir (struct walk *w, FTSENT *ent, struct dst_path const *dst)
   return false;
 }
 
+/* Whether the walk holds a copy of ENT, a directory it entered.  */
+static bool
+dir_held (struct walk const *w, FTSENT const *ent)
+{
+  return ((size_t) ent->fts_level < w->held_alloc
+          && w->held[ent->fts_level].how != DIR_NOT_HAD);
+}
+
 /* On the way up: the directory's metadata, now that it is filled, or
    with --jobs once the last file copied into it is.  */
 static bool
 leave_dir (struct walk *w, FTSENT const *ent, struct dst_path const *dst)
 {
-  size_t level = ent->fts_level;
-  if (ent->fts_number == NOT_MADE)
+  if (!dir_held (w, ent))
     return true;
-  bool made = ent->fts_number & DIR_MADE;
-  struct left_dir d = { w->dir_fd[level], ent->fts_accpath, ent->fts_path,
-                        ent->fts_statp, made,
-                        made ? ent->fts_number & 07777 : 0,
-                        level == FTS_ROOTLEVEL, *dst };
-  struct dir_ref *ref = w->dir_ref[level];
-  w->dir_fd[level] = -1;
-  w->dir_ref[level] = NULL;
+  struct held_dir *h = &w->held[ent->fts_level];
+  bool made = h->how == DIR_MADE;
+  struct left_dir d = { h->fd, h->path_only, ent->fts_accpath,
+                        ent->fts_path, ent->fts_statp, made,
+                        made ? h->mode : 0,
+                        ent->fts_level == FTS_ROOTLEVEL, *dst };
+  struct dir_ref *ref = h->ref;
+  *h = (struct held_dir) { .how = DIR_NOT_HAD, .fd = -1 };
   return ref ? dir_ref_leave (ref, &d) : set_dir_metadata (w->t->opts, &d);
 }
 
@@ -263,13 +281,12 @@ entry_dst (struct walk const *w, FTSENT const *ent, struct dst_path *dst)
 {
   char *name = dest_name (w, ent);
   bool top = ent->fts_level == FTS_ROOTLEVEL;
-  long parent = top ? NOT_MADE : ent->fts_parent->fts_number;
-  bool fresh = 0 < parent && (parent & DIR_MADE);
-  *dst = (struct dst_path) { parent_fd (w, ent), top ? name : ent->fts_name,
-                             name, fresh,
-                             fresh && !(parent & DIR_INHERITS),
-                             fresh ? w->dir_dev[ent->fts_level - 1] : 0,
-                             top, false, NULL };
+  struct held_dir const *parent = top ? NULL : &w->held[ent->fts_level - 1];
+  bool fresh = parent && parent->how == DIR_MADE;
+  *dst = (struct dst_path) { top ? AT_FDCWD : parent->fd,
+                             top ? name : ent->fts_name, name, fresh,
+                             fresh && !parent->inherits,
+                             fresh ? parent->dev : 0, top, false, NULL };
   return name;
 }
 
@@ -302,8 +319,7 @@ copy_entry (struct walk *w, FTS *fts, FTSENT *ent)
              quoteaf (ent->fts_path));
       /* A directory that could not be read was entered (FTS_D) first:
          its copy gets its metadata all the same, as cp gives it.  */
-      if (ent->fts_info == FTS_DNR && ent->fts_number != NOT_MADE
-          && opts->recursive)
+      if (ent->fts_info == FTS_DNR && opts->recursive && dir_held (w, ent))
         finish_dir (w, ent);
       return false;
     case FTS_SLNONE:
@@ -319,12 +335,12 @@ copy_entry (struct walk *w, FTS *fts, FTSENT *ent)
         {
           report_omitted_dir (ent->fts_path);
           fts_set (fts, ent, FTS_SKIP);
-          ent->fts_number = NOT_MADE;
+          held_at (w, ent->fts_level)->how = DIR_NOT_HAD;
           return false;
         }
       break;
     case FTS_DP:
-      if (ent->fts_number == NOT_MADE)
+      if (!dir_held (w, ent))
         return true;
       break;
     default:
@@ -426,8 +442,8 @@ copy_tree (struct tree_copy *t, char const *src_name, char const *dst_name,
       return false;
     }
   /* src_root_len: until the root is read.  */
-  struct walk w = { t, src_name, dst_name, strlen (src_name), NULL, NULL,
-                    NULL, 0, new_dst };
+  struct walk w = { t, src_name, dst_name, strlen (src_name), NULL, 0,
+                    new_dst };
   bool ok = true;
   FTSENT *ent;
   while ((ent = fts_read (fts)) != NULL)
@@ -442,13 +458,11 @@ copy_tree (struct tree_copy *t, char const *src_name, char const *dst_name,
   if (t->pool)
     ok &= jobs_wait (t->pool);
   /* A walk cut short leaves directories it did not leave.  */
-  for (size_t i = 0; i < w.dir_fd_alloc; i++)
-    if (w.dir_ref[i])
-      dir_ref_abandon (w.dir_ref[i]);
-    else if (0 <= w.dir_fd[i])
-      close (w.dir_fd[i]);
-  free (w.dir_fd);
-  free (w.dir_dev);
-  free (w.dir_ref);
+  for (size_t i = 0; i < w.held_alloc; i++)
+    if (w.held[i].ref)
+      dir_ref_abandon (w.held[i].ref);
+    else if (0 <= w.held[i].fd)
+      close (w.held[i].fd);
+  free (w.held);
   return ok;
 }
