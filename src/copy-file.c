@@ -133,10 +133,11 @@ open_existing (char const *src_name, struct dest *d,
 /* Make the destination D anew, with O_EXCL, so a name that appears
    meanwhile is never followed.  Permission bits only: cp gives a new
    file the source's mode less setuid/setgid/sticky (-p sets them last),
-   and the umask does the rest.  */
+   and the umask does the rest.  If THERE is not null, a name that is
+   there is not an error: set *THERE and return -1, with nothing said.  */
 static int
 create_dest (struct dest const *d, struct copy_job const *job,
-             struct fcopy_options const *opts)
+             struct fcopy_options const *opts, bool *there)
 {
   /* "new/" names a directory that is not there, never a file.  */
   size_t len = strlen (d->path.rel);
@@ -145,6 +146,11 @@ create_dest (struct dest const *d, struct copy_job const *job,
             : openat (d->path.dirfd, d->path.rel,
                       O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
                       file_creation_mode (job->src_st, &d->path, opts)));
+  if (fd < 0 && errno == EEXIST && there)
+    {
+      *there = true;
+      return -1;
+    }
   struct stat lst;
   bool dangling = (fd < 0 && errno == EEXIST
                    && fstatat (d->path.dirfd, d->path.rel, &lst,
@@ -191,7 +197,7 @@ open_dest (char const *src_name, struct dest *d, struct copy_job const *job,
       if (d->action != DEST_MAKE)
         return fd;
     }
-  int fd = create_dest (d, job, opts);
+  int fd = create_dest (d, job, opts, NULL);
   *created = 0 <= fd;
   return fd;
 }
@@ -330,6 +336,35 @@ copy_into (struct copy_job *job, char const *src_name,
   return ok;
 }
 
+/* Copy JOB into DST_FD, open on D (CREATED if it is new), and close
+   it.  */
+static bool
+fill_dest (struct copy_job *job, char const *src_name, struct dest *d,
+           int dst_fd, bool created, struct fcopy_options const *opts,
+           struct dest_memory const *mem)
+{
+  struct copy_report report;
+  bool ok = copy_into (job, src_name, &d->path, dst_fd, created,
+                       file_creation_mode (job->src_st, &d->path, opts), opts,
+                       &report);
+  ok &= !opts->fsync || sync_file (dst_fd, d->path.name);
+  if (close (dst_fd) != 0 && ok)
+    {
+      error (0, errno, _("failed to close %s"), quoteaf (d->path.name));
+      ok = false;
+    }
+  /* A failed clone wrote nothing: take back a file we made for it (one
+     that was there is as it was).  */
+  if (!ok && created && engine_wrote_nothing (&report)
+      && unlinkat (d->path.dirfd, d->path.rel, 0) != 0)
+    error (0, errno, _("cannot remove %s"), quoteaf (d->path.name));
+  if (ok && created && opts->fsync && d->path.dirfd == AT_FDCWD)
+    ok = sync_parent (AT_FDCWD, d->path.rel, d->path.name);
+  if (ok)
+    remember_dest (mem, &d->path);
+  return ok;
+}
+
 /* Open the destination and copy JOB (the open source and, in range
    mode, the range) into it, in place.  */
 static bool
@@ -342,27 +377,7 @@ copy_in_place (struct copy_job *job, char const *src_name,
   int dst_fd = open_dest (src_name, &d, job, opts, mem, &created, &kept);
   bool ok = kept;
   if (0 <= dst_fd)
-    {
-      struct copy_report report;
-      ok = copy_into (job, src_name, &d.path, dst_fd, created,
-                      file_creation_mode (job->src_st, &d.path, opts), opts,
-                      &report);
-      ok &= !opts->fsync || sync_file (dst_fd, d.path.name);
-      if (close (dst_fd) != 0 && ok)
-        {
-          error (0, errno, _("failed to close %s"), quoteaf (d.path.name));
-          ok = false;
-        }
-      /* A failed clone wrote nothing: take back a file we made for it
-         (one that was there is as it was).  */
-      if (!ok && created && engine_wrote_nothing (&report)
-          && unlinkat (d.path.dirfd, d.path.rel, 0) != 0)
-        error (0, errno, _("cannot remove %s"), quoteaf (d.path.name));
-      if (ok && created && opts->fsync && d.path.dirfd == AT_FDCWD)
-        ok = sync_parent (AT_FDCWD, d.path.rel, d.path.name);
-      if (ok)
-        remember_dest (mem, &d.path);
-    }
+    ok = fill_dest (job, src_name, &d, dst_fd, created, opts, mem);
   dest_free (&d);
   return ok;
 }
@@ -474,4 +489,29 @@ copy_file (char const *src_name, struct dst_path const *dst,
                             opts->verbose && !opts->debug ? dst->name : NULL);
   return (0 <= src_fd
           && copy_open_file (src_name, src_fd, &src_st, dst, opts, mem));
+}
+
+enum absent_copy
+copy_if_absent (char const *src_name, struct dst_path const *dst,
+                struct fcopy_options const *opts,
+                struct dest_memory const *mem, int *src_fd,
+                struct stat *src_st)
+{
+  *src_fd = open_source (src_name, src_st, NULL);
+  if (*src_fd < 0)
+    return ABSENT_FAILED;
+  if (!S_ISREG (src_st->st_mode))
+    return ABSENT_LOOK;
+  struct copy_job job = { .src_fd = *src_fd, .src_st = src_st };
+  struct dest d = { .path = *dst };
+  bool there = false;
+  int dst_fd = create_dest (&d, &job, opts, &there);
+  if (there)
+    return ABSENT_LOOK;
+  bool ok = 0 <= dst_fd && fill_dest (&job, src_name, &d, dst_fd, true,
+                                      opts, mem);
+  dest_free (&d);
+  close (*src_fd);
+  *src_fd = -1;
+  return ok ? ABSENT_COPIED : ABSENT_FAILED;
 }

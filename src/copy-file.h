@@ -22,6 +22,28 @@ bool copy_open_file (char const *src_name, int src_fd, struct stat *src_st,
                      struct fcopy_options const *opts,
                      struct dest_memory const *mem);
 
+/* What copy_if_absent did.  */
+enum absent_copy
+{
+  ABSENT_COPIED,                /* made DST, copied: all done */
+  ABSENT_FAILED,                /* failed, said why: all done */
+  ABSENT_LOOK                   /* SRC is open, DST untouched: look */
+};
+
+/* copy_file of SRC_NAME to DST, an operand no one looked at, guessing
+   that nothing is there: if SRC_NAME is a regular file, make DST with
+   O_EXCL and copy into it, as copy_file would have after a stat of DST
+   found nothing (a call saved).  ABSENT_LOOK if SRC_NAME is something
+   else, or if something is at DST (it may be a directory to copy into):
+   then *SRC_FD is SRC_NAME open, *SRC_ST its status, for copy_open_file
+   once DST is looked at.  Not for -v, whose line comes before the
+   source is opened, and names the destination.  */
+enum absent_copy copy_if_absent (char const *src_name,
+                                 struct dst_path const *dst,
+                                 struct fcopy_options const *opts,
+                                 struct dest_memory const *mem, int *src_fd,
+                                 struct stat *src_st);
+
 /* Open NAME read-only, O_NONBLOCK (a FIFO must not block the open) and
    FLAGS (O_NOFOLLOW), and fstat it into *ST.  Return the descriptor, or
    -1 with errno set and nothing said.  */

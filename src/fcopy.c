@@ -54,12 +54,20 @@ is_directory (char const *name, char const *prefix, struct operand_stat *os)
   return !err;
 }
 
+/* A source the plan opened already.  */
+struct open_src
+{
+  int fd;
+  struct stat st;               /* its fstat */
+};
+
 /* What the plan knows of a destination before it is visited.  */
 struct dst_known
 {
   bool in_new_dir;              /* its directory was just made
                                    (--parents): nothing is there */
   struct operand_stat const *stat;  /* or null: look */
+  struct open_src const *src;   /* or null: the source is not open yet */
 };
 
 /* What to do with one SOURCE, DEST pair: copy or deduplicate.  */
@@ -67,6 +75,11 @@ struct visitor
 {
   bool (*visit) (void *ctx, char const *src_name, char const *dst_name,
                  struct dst_known known);
+  /* Or null: for the one pair SOURCE DEST, do it if nothing is at DEST,
+     without a look first; ABSENT_LOOK if something is or may be
+     (copy-file.h), with SOURCE left open in *SRC.  */
+  enum absent_copy (*if_absent) (void *ctx, char const *src_name,
+                                 char const *dst_name, struct open_src *src);
   void *ctx;
   struct fcopy_options const *opts;
   bool *one_pair;               /* if not null, set when the operands are
@@ -86,7 +99,7 @@ visit_parents (struct visitor v, char const *dir, char const *src_name)
   if (ok)
     {
       ok = v.visit (v.ctx, src_name, dst_name,
-                    (struct dst_known) { p.made_dir, NULL });
+                    (struct dst_known) { p.made_dir, NULL, NULL });
       ok &= finish_parents (&p, v.opts);
     }
   free (dst_name);
@@ -95,10 +108,10 @@ visit_parents (struct visitor v, char const *dir, char const *src_name)
 
 /* Visit each of the N_FILES names in FILE with DIR/its last component,
    after removing trailing slashes if STRIP_SLASHES (cp does that only
-   when the files go into a directory).  */
+   when the files go into a directory).  SRC: the one file's, if open.  */
 static bool
 visit_into (struct visitor v, char const *dir, char **file, int n_files,
-            bool strip_slashes)
+            bool strip_slashes, struct open_src const *src)
 {
   bool ok = true;
   for (int i = 0; i < n_files; i++)
@@ -117,7 +130,8 @@ visit_into (struct visitor v, char const *dir, char **file, int n_files,
       char *dst_name = (strcmp (base, "..") == 0 ? xstrdup (dir)
                         : file_name_concat (dir, base, NULL));
       free (base);
-      ok &= v.visit (v.ctx, file[i], dst_name, (struct dst_known) { 0 });
+      ok &= v.visit (v.ctx, file[i], dst_name,
+                     (struct dst_known) { false, NULL, src });
       free (dst_name);
     }
   return ok;
@@ -170,19 +184,38 @@ visit_operands (struct command const *cmd, struct visitor v)
     {
       is_directory (cmd->target_dir, _("target directory"), &os);
       return visit_into (v, cmd->target_dir, file, n_files,
-                         cmd->strip_slashes);
+                         cmd->strip_slashes, NULL);
     }
   if (2 < n_files)
     {
       char const *dir = file[n_files - 1];
       is_directory (dir, _("target"), &os);
-      return visit_into (v, dir, file, n_files - 1, cmd->strip_slashes);
+      return visit_into (v, dir, file, n_files - 1, cmd->strip_slashes,
+                         NULL);
     }
+  /* SOURCE DEST: most often nothing is at DEST, and making it with
+     O_EXCL finds out as well as a stat would: the stat is made only if
+     something is there.  */
+  struct open_src src = { .fd = -1 };
+  if (v.if_absent && !v.opts->parents)
+    {
+      if (v.one_pair)
+        *v.one_pair = true;
+      enum absent_copy r = v.if_absent (v.ctx, file[0], file[1], &src);
+      if (r != ABSENT_LOOK)
+        return r == ABSENT_COPIED;
+    }
+  struct open_src const *opened = 0 <= src.fd ? &src : NULL;
   if (is_directory (file[1], NULL, &os))
-    return visit_into (v, file[1], file, 1, cmd->strip_slashes);
+    {
+      if (v.one_pair)
+        *v.one_pair = false;
+      return visit_into (v, file[1], file, 1, cmd->strip_slashes, opened);
+    }
   if (v.opts->parents)
     parents_need_directory ();
-  return visit_pair (v, file[0], file[1], (struct dst_known) { false, &os });
+  return visit_pair (v, file[0], file[1],
+                     (struct dst_known) { false, &os, opened });
 }
 
 /* Whether names A and B are one directory entry: the same last
@@ -227,6 +260,17 @@ repeated_source (struct tree_copy *t, char const *src_name)
   return true;
 }
 
+/* Whether T copies its operands by walking them: trees, links copied
+   as links and hard links kept; a plain followed file goes straight to
+   the engine.  */
+static bool
+copy_walks (struct tree_copy const *t)
+{
+  struct fcopy_options const *opts = t->opts;
+  return (opts->recursive || opts->dereference != DEREF_ALWAYS || t->links
+          || opts->link != LINK_NONE);
+}
+
 static bool
 copy_visit (void *tree, char const *src_name, char const *dst_name,
             struct dst_known known)
@@ -235,10 +279,7 @@ copy_visit (void *tree, char const *src_name, char const *dst_name,
   struct fcopy_options const *opts = t->opts;
   if (repeated_source (t, src_name))
     return true;
-  /* The walk is for trees, links copied as links and hard links kept;
-     a plain followed file goes straight to the engine.  */
-  if (opts->recursive || opts->dereference != DEREF_ALWAYS || t->links
-      || opts->link != LINK_NONE)
+  if (copy_walks (t))
     return copy_tree (t, src_name, dst_name, known.in_new_dir);
   struct dst_path dst = DST_PATH_OPERAND (dst_name);
   if (known.stat)
@@ -246,7 +287,30 @@ copy_visit (void *tree, char const *src_name, char const *dst_name,
       dst.missing = known.stat->err == ENOENT;
       dst.followed = known.stat->err ? NULL : &known.stat->st;
     }
+  if (known.src)
+    {
+      struct stat st = known.src->st;
+      return copy_open_file (src_name, known.src->fd, &st, &dst, opts,
+                             &t->mem);
+    }
   return copy_file (src_name, &dst, opts, &t->mem);
+}
+
+/* The visitor's if_absent for a copy: where copy_visit would go straight
+   to the engine, and only where what is at DEST changes nothing before
+   it is made: no -v line to print first (it names DEST), no backup, no
+   removal, no --atomic temporary, no range written into DEST.  */
+static enum absent_copy
+copy_if_absent_visit (void *tree, char const *src_name, char const *dst_name,
+                      struct open_src *src)
+{
+  struct tree_copy *t = tree;
+  struct fcopy_options const *opts = t->opts;
+  if (copy_walks (t) || opts->verbose || opts->atomic || opts->range
+      || opts->backup != no_backups || opts->remove_destination)
+    return ABSENT_LOOK;
+  struct dst_path dst = DST_PATH_OPERAND (dst_name);
+  return copy_if_absent (src_name, &dst, opts, &t->mem, &src->fd, &src->st);
 }
 
 static bool
@@ -275,7 +339,8 @@ run_dedupe (struct fcopy_options const *opts, struct command const *cmd)
       ok = dedupe_trees (&d, cmd->file[0], cmd->file[1]);
     }
   else
-    ok = visit_operands (cmd, (struct visitor) { dedupe_visit, &d, opts, NULL });
+    ok = visit_operands (cmd, (struct visitor) { dedupe_visit, NULL, &d, opts,
+                                                 NULL });
 
   deduper_finish (&d);
   if (opts->stats || opts->verbose)
@@ -321,7 +386,9 @@ main (int argc, char **argv)
     return run_dedupe (o, &cmd);
   struct tree_copy tree;
   tree_init (&tree, o, cmd.n_files > 1 + !cmd.target_dir);
-  bool ok = visit_operands (&cmd, (struct visitor) { copy_visit, &tree, o,
+  bool ok = visit_operands (&cmd, (struct visitor) { copy_visit,
+                                                    copy_if_absent_visit,
+                                                    &tree, o,
                                                     &tree.mem.one_pair });
   tree_free (&tree);
   return ok ? EXIT_SUCCESS : EXIT_FAILURE;
