@@ -410,7 +410,7 @@ copy_atomically (struct copy_job *job, char const *src_name,
   decide_dest (&d, src_name, job->src_st, DEST_ATOMIC, mem, opts);
   enum dest_action a = act_on_dest (&d, src_name, mem, opts);
   bool ok = a == DEST_KEEP;
-  if (a == DEST_MAKE || a == DEST_WRITE_OVER)
+  if (dest_has_room (a))
     {
       if (opts->verbose && !opts->debug)
         report_verbose (src_name, d.path.name, d.backup);

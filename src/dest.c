@@ -479,7 +479,7 @@ act_on_dest (struct dest *d, char const *src_name,
      could not be opened.  */
   bool look = d->action != DEST_REMOVE_UNOPENABLE;
   d->action = carry_out (d, opts);
-  if (look && (d->action == DEST_MAKE || d->action == DEST_WRITE_OVER)
+  if (look && dest_has_room (d->action)
       && through_new_link (d, src_name, mem, opts))
     d->action = DEST_FAILED;
   return d->action;

@@ -32,6 +32,14 @@ enum dest_action
                              remove it (it must be there), make it anew */
 };
 
+/* Whether act_on_dest left A, room for the copy to be made: nothing is
+   there, or what is stays to be written over.  */
+static inline bool
+dest_has_room (enum dest_action a)
+{
+  return a == DEST_MAKE || a == DEST_WRITE_OVER;
+}
+
 /* How the caller will make the destination.  */
 enum
 {

@@ -73,7 +73,7 @@ link_file (char const *src_name, struct stat const *src_st,
   decide_dest (&d, src_name, src_st, 0, mem, opts);
   enum dest_action a = act_on_dest (&d, src_name, mem, opts);
   bool ok = a != DEST_FAILED;
-  if ((a == DEST_MAKE || a == DEST_WRITE_OVER)
+  if (dest_has_room (a)
       && (opts->link != LINK_SYMBOLIC
           || (ok = relative_link_ok (src_name, d.path.name))))
     {

@@ -155,7 +155,7 @@ tree_jobs_start (struct tree_copy *t)
 }
 
 bool
-walk_has_workers (struct walk const *w, FTSENT const *ent)
+walk_has_workers (struct walk *w, FTSENT const *ent)
 {
   struct tree_copy *t = w->t;
   if (t->pool || !jobs_due (&t->jobs_after))

@@ -45,7 +45,7 @@ clear_dest (struct walk const *w, FTSENT const *ent,
   struct dest d = { .path = *dst };
   decide_dest (&d, ent->fts_path, ent->fts_statp, 0, &w->t->mem, opts);
   enum dest_action a = act_on_dest (&d, ent->fts_path, &w->t->mem, opts);
-  bool make = a == DEST_MAKE || a == DEST_WRITE_OVER;
+  bool make = dest_has_room (a);
   *ok = a != DEST_FAILED;
   if (make && opts->verbose)
     report_verbose (ent->fts_path, d.path.name, d.backup);
@@ -136,7 +136,7 @@ link_to_earlier (struct walk const *w, FTSENT const *ent,
   decide_dest (&d, ent->fts_path, ent->fts_statp, 0, &w->t->mem, opts);
   enum dest_action a = act_on_dest (&d, ent->fts_path, &w->t->mem, opts);
   *ok = a != DEST_FAILED;
-  if (a == DEST_MAKE || a == DEST_WRITE_OVER)
+  if (dest_has_room (a))
     {
       if (opts->verbose)
         report_verbose (ent->fts_path, d.path.name, d.backup);
@@ -199,7 +199,7 @@ examine_entry (struct walk const *w, FTSENT *ent, int *src_fd,
    -i runs no workers at all (cli.c): its prompts come in the walk's
    order.  */
 static bool
-may_copy_later (struct walk const *w, FTSENT const *ent)
+may_copy_later (struct walk *w, FTSENT const *ent)
 {
   struct stat const *st = ent->fts_statp;
   return (ent->fts_level != FTS_ROOTLEVEL
@@ -212,7 +212,7 @@ may_copy_later (struct walk const *w, FTSENT const *ent)
    the walk opened it (else OPEN_ERRNO says why not, or is 0), to DST:
    now, or later by a worker.  */
 static bool
-copy_regular (struct walk const *w, FTSENT *ent, int src_fd, int open_errno,
+copy_regular (struct walk *w, FTSENT *ent, int src_fd, int open_errno,
               struct dst_path const *dst)
 {
   struct fcopy_options const *opts = w->t->opts;
@@ -240,7 +240,7 @@ remember_link (struct walk const *w, FTSENT const *ent, char const *dst_name)
 }
 
 bool
-copy_nondir (struct walk const *w, FTSENT *ent, struct dst_path const *dst)
+copy_nondir (struct walk *w, FTSENT *ent, struct dst_path const *dst)
 {
   int src_fd = -1, open_errno = 0;
   if (ent->fts_info == FTS_NSOK

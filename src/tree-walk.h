@@ -94,7 +94,7 @@ struct job_pool *tree_jobs_start (struct tree_copy *t);
 /* Whether workers copy the regular files of W: true once they run.
    Without --jobs=N, start them at the JOBS_AUTO_AFTERth file that they
    may copy, ENT.  */
-bool walk_has_workers (struct walk const *w, FTSENT const *ent);
+bool walk_has_workers (struct walk *w, FTSENT const *ent);
 
 /* Queue ENT, a regular file in the directory of level ENT's level - 1,
    open as SRC_FD, to be copied to DST by a worker, which closes SRC_FD.  */
@@ -105,7 +105,7 @@ void copy_file_later (struct walk const *w, FTSENT const *ent, int src_fd,
    symbolic link, a FIFO or device, or a hard link to an earlier copy
    (--preserve=links), or a link (-l, -s).  An entry fts did not stat
    (FTS_NSOK) gets its status in ENT's fts_statp first.  */
-bool copy_nondir (struct walk const *w, FTSENT *ent,
+bool copy_nondir (struct walk *w, FTSENT *ent,
                   struct dst_path const *dst);
 
 #endif

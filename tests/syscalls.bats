@@ -4,8 +4,9 @@
 #
 # Counted: every call from the first one that names an operand to the
 # end, less the allocator's (strace's %memory class: an ASan build's
-# allocator makes calls of its own) and the closing of stdout and stderr
-# at exit.  The ceilings are what fcopy makes today; issue 14 asks for 8
+# allocator makes calls of its own), futex (how many depends on how the
+# threads of --jobs happen to meet, not on the copy: 9 to 815 seen for
+# one tree with two busy loops beside it) and the closing of stdout and stderr at exit.  The ceilings are what fcopy makes today; issue 14 asks for 8
 # a small file and 9 an entry of a tree: lower them as the code gets
 # there, never raise them without a reason in the commit.
 
@@ -29,7 +30,7 @@ copy_calls ()
   awk -v first="$2" '
     !on && index($0, first) && !/^[0-9]* *execve\(/ { on = 1 }
     !on { next }
-    /^[0-9]* *(mmap|munmap|mremap|mprotect|madvise|brk)\(/ { next }
+    /^[0-9]* *(mmap|munmap|mremap|mprotect|madvise|brk|futex)\(/ { next }
     /^[0-9]* *close\([12]\) / { next }
     /^[0-9]* *(exit_group|\+\+\+|---)/ { next }
     /^[0-9]* *<\.\.\. .* resumed>/ { next }
@@ -86,6 +87,7 @@ small_copy_calls ()
   local n
   n=$(wc -l < calls)
   echo "calls: $n for $entries entries" >&2
+  sed -E 's/^[0-9]+ +//; s/\(.*//' calls | sort | uniq -c | sort -rn | head -n 12 >&2
   (( n > entries ))
   (( n * 10 <= entries * 91 ))
 }
