@@ -280,19 +280,23 @@ splice_fails_late ()
 @test "an existing destination cannot be opened: left as it was" {
   make_random dst 1000
   cp dst dst.saved
-  run_fault open:2:EACCES src dst
+  # open 1 is the source, open 2 makes dst with O_EXCL (EEXIST: it is
+  # there), open 3 opens the dst that is there.
+  run_fault open:3:EACCES src dst
   assert_status 1
   assert_stderr "fcopy: cannot create regular file 'dst': Permission denied"
   assert_same dst.saved dst
+  assert_calls open -eq 3
 }
 
 @test "-f: an existing destination that cannot be opened is removed and made anew" {
   make_random dst 1000
-  run_fault open:2:EACCES -f src dst
+  # As above; open 4 makes it anew.
+  run_fault open:3:EACCES -f src dst
   assert_status 0
   assert_equal "$stderr" "" stderr
   assert_same src dst
-  assert_calls open -eq 3
+  assert_calls open -eq 4
 }
 
 # --- clone (btrfs) --------------------------------------------------------
