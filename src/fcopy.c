@@ -1,8 +1,8 @@
 /* fcopy -- copy files the fastest correct way; a drop-in for cp.
 
    main() turns the command line into one const struct fcopy_options,
-   works out which SOURCE goes to which DEST, and hands each pair to the
-   copier or, with --dedupe, to the deduplicator.  */
+   has the plan (plan.c) work out which SOURCE goes to which DEST, and
+   visits each pair with the copier or, with --dedupe, the deduplicator. */
 
 #include <config.h>
 
@@ -21,202 +21,17 @@
 #include "dirname.h"
 #include "error.h"
 #include "exitfail.h"
-#include "filenamecat.h"
 #include "i18n.h"
 #include "options.h"
 #include "pairs.h"
-#include "parents.h"
+#include "plan.h"
 #include "progname.h"
 #include "quote-name.h"
 #include "report.h"
 #include "same-inode.h"
 #include "signals.h"
 #include "tree.h"
-#include "xalloc.h"
 
-/* What stat found at an operand, to be handed on.  */
-struct operand_stat
-{
-  int err;                      /* 0, or stat's errno */
-  struct stat st;
-};
-
-/* Whether NAME is a directory; if it is not and NAME is a target,
-   say so with PREFIX ("target" or "target directory") and exit.  Keep
-   stat's answer in *OS.  */
-static bool
-is_directory (char const *name, char const *prefix, struct operand_stat *os)
-{
-  os->err = stat (name, &os->st) != 0 ? errno : 0;
-  int err = os->err ? os->err : S_ISDIR (os->st.st_mode) ? 0 : ENOTDIR;
-  if (err && prefix)
-    error (exit_failure, err, "%s %s", prefix, quoteaf (name));
-  return !err;
-}
-
-/* A source the plan opened already.  */
-struct open_src
-{
-  int fd;
-  struct stat st;               /* its fstat */
-};
-
-/* What the plan knows of a destination before it is visited.  */
-struct dst_known
-{
-  bool in_new_dir;              /* its directory was just made
-                                   (--parents): nothing is there */
-  struct operand_stat const *stat;  /* or null: look */
-  struct open_src const *src;   /* or null: the source is not open yet */
-};
-
-/* What to do with one SOURCE, DEST pair: copy or deduplicate.  */
-struct visitor
-{
-  bool (*visit) (void *ctx, char const *src_name, char const *dst_name,
-                 struct dst_known known);
-  /* Or null: for the one pair SOURCE DEST, do it if nothing is at DEST,
-     without a look first; ABSENT_LOOK if something is or may be
-     (copy-file.h), with SOURCE left open in *SRC.  */
-  enum absent_copy (*if_absent) (void *ctx, char const *src_name,
-                                 char const *dst_name, struct open_src *src);
-  void *ctx;
-  struct fcopy_options const *opts;
-  bool *one_pair;               /* if not null, set when the operands are
-                                   one SOURCE DEST pair, not files copied
-                                   into a directory */
-};
-
-/* Visit SRC_NAME with DIR/SRC_NAME, its leading directories made first
-   and given their attributes after (--parents).  */
-static bool
-visit_parents (struct visitor v, char const *dir, char const *src_name)
-{
-  char *src_in_dst;
-  char *dst_name = file_name_concat (dir, src_name, &src_in_dst);
-  struct parents p;
-  bool ok = make_parents (&p, dst_name, src_in_dst - dst_name, v.opts);
-  if (ok)
-    {
-      ok = v.visit (v.ctx, src_name, dst_name,
-                    (struct dst_known) { p.made_dir, NULL, NULL });
-      ok &= finish_parents (&p, v.opts);
-    }
-  free (dst_name);
-  return ok;
-}
-
-/* Visit each of the N_FILES names in FILE with DIR/its last component,
-   after removing trailing slashes if STRIP_SLASHES (cp does that only
-   when the files go into a directory).  SRC: the one file's, if open.  */
-static bool
-visit_into (struct visitor v, char const *dir, char **file, int n_files,
-            bool strip_slashes, struct open_src const *src)
-{
-  bool ok = true;
-  for (int i = 0; i < n_files; i++)
-    {
-      if (strip_slashes)
-        strip_trailing_slashes (file[i]);
-      if (v.opts->parents)
-        {
-          ok &= visit_parents (v, dir, file[i]);
-          continue;
-        }
-      /* DIR/base of the source without its trailing slashes; "src/.."
-         goes into DIR itself, not DIR/.. (as cp).  */
-      char *base = xstrdup (last_component (file[i]));
-      strip_trailing_slashes (base);
-      char *dst_name = (strcmp (base, "..") == 0 ? xstrdup (dir)
-                        : file_name_concat (dir, base, NULL));
-      free (base);
-      ok &= v.visit (v.ctx, file[i], dst_name,
-                     (struct dst_known) { false, NULL, src });
-      free (dst_name);
-    }
-  return ok;
-}
-
-static _Noreturn void
-parents_need_directory (void)
-{
-  usage_error (_("with --parents, the destination must be a directory"));
-}
-
-/* Visit the one pair SRC_NAME DST_NAME of the command line.  */
-static bool
-visit_pair (struct visitor v, char const *src_name, char const *dst_name,
-            struct dst_known known)
-{
-  if (v.one_pair)
-    *v.one_pair = true;
-  return v.visit (v.ctx, src_name, dst_name, known);
-}
-
-/* Work out, as cp does, which operand goes where, and visit each pair. */
-static bool
-visit_operands (struct command const *cmd, struct visitor v)
-{
-  char **file = cmd->file;
-  int n_files = cmd->n_files;
-
-  if (n_files <= !cmd->target_dir)
-    {
-      if (n_files <= 0)
-        usage_error (_("missing file operand"));
-      error (0, 0, _("missing destination file operand after %s"),
-             quoteaf (file[0]));
-      usage (exit_failure);
-    }
-  if (cmd->no_target_dir)
-    {
-      if (2 < n_files)
-        {
-          error (0, 0, _("extra operand %s"), quoteaf (file[2]));
-          usage (exit_failure);
-        }
-      if (v.opts->parents)
-        parents_need_directory ();
-      return visit_pair (v, file[0], file[1], (struct dst_known) { 0 });
-    }
-  struct operand_stat os;
-  if (cmd->target_dir)
-    {
-      is_directory (cmd->target_dir, _("target directory"), &os);
-      return visit_into (v, cmd->target_dir, file, n_files,
-                         cmd->strip_slashes, NULL);
-    }
-  if (2 < n_files)
-    {
-      char const *dir = file[n_files - 1];
-      is_directory (dir, _("target"), &os);
-      return visit_into (v, dir, file, n_files - 1, cmd->strip_slashes,
-                         NULL);
-    }
-  /* SOURCE DEST: most often nothing is at DEST, and making it with
-     O_EXCL finds out as well as a stat would: the stat is made only if
-     something is there.  */
-  struct open_src src = { .fd = -1 };
-  if (v.if_absent && !v.opts->parents)
-    {
-      if (v.one_pair)
-        *v.one_pair = true;
-      enum absent_copy r = v.if_absent (v.ctx, file[0], file[1], &src);
-      if (r != ABSENT_LOOK)
-        return r == ABSENT_COPIED;
-    }
-  struct open_src const *opened = 0 <= src.fd ? &src : NULL;
-  if (is_directory (file[1], NULL, &os))
-    {
-      if (v.one_pair)
-        *v.one_pair = false;
-      return visit_into (v, file[1], file, 1, cmd->strip_slashes, opened);
-    }
-  if (v.opts->parents)
-    parents_need_directory ();
-  return visit_pair (v, file[0], file[1],
-                     (struct dst_known) { false, &os, opened });
-}
 
 /* Whether names A and B are one directory entry: the same last
    component in the same directory (gnulib's same_name, as cp uses).  */
@@ -296,6 +111,17 @@ copy_visit (void *tree, char const *src_name, char const *dst_name,
   return copy_file (src_name, &dst, opts, &t->mem);
 }
 
+/* Whether NAME can only be a directory: it ends in a slash, "." or
+   "..", where open(2) with O_CREAT says EISDIR, not EEXIST.  */
+static bool
+names_directory (char const *name)
+{
+  size_t len = strlen (name);
+  char const *base = last_component (name);
+  return ((len && name[len - 1] == '/')
+          || strcmp (base, ".") == 0 || strcmp (base, "..") == 0);
+}
+
 /* The visitor's if_absent for a copy: where copy_visit would go straight
    to the engine, and only where what is at DEST changes nothing before
    it is made: no -v line to print first (it names DEST), no backup, no
@@ -307,7 +133,8 @@ copy_if_absent_visit (void *tree, char const *src_name, char const *dst_name,
   struct tree_copy *t = tree;
   struct fcopy_options const *opts = t->opts;
   if (copy_walks (t) || opts->verbose || opts->atomic || opts->range
-      || opts->backup != no_backups || opts->remove_destination)
+      || opts->backup != no_backups || opts->remove_destination
+      || names_directory (dst_name))
     return ABSENT_LOOK;
   struct dst_path dst = DST_PATH_OPERAND (dst_name);
   return copy_if_absent (src_name, &dst, opts, &t->mem, &src->fd, &src->st);
