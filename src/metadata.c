@@ -23,6 +23,7 @@
 #include "acl.h"
 #include "error.h"
 #include "i18n.h"
+#include "intprops.h"
 #include "quote-name.h"
 #include "stat-time.h"
 
@@ -326,4 +327,23 @@ copy_metadata (struct meta_job const *m, struct fcopy_options const *opts)
     ok &= preserve_xattrs (m, opts);
   ok &= set_mode (m, opts, drop, plain);
   return ok;
+}
+
+bool
+let_owner_fill (int fd, bool path_only, mode_t mode,
+                struct dst_path const *dst)
+{
+  if ((mode & S_IRWXU) == S_IRWXU)
+    return true;
+  /* An O_PATH descriptor takes no fchmod, but its /proc name leads to
+     it and nowhere else; without /proc, the name in its directory.  */
+  char proc[sizeof "/proc/self/fd/" + INT_STRLEN_BOUND (int)];
+  sprintf (proc, "/proc/self/fd/%d", fd);
+  mode_t fill_mode = mode | S_IRWXU;
+  if ((!path_only ? fchmod (fd, fill_mode) : chmod (proc, fill_mode)) == 0
+      || (path_only && errno == ENOENT
+          && fchmodat (dst->dirfd, dst->rel, fill_mode, 0) == 0))
+    return true;
+  error (0, errno, _("setting permissions for %s"), quoteaf (dst->name));
+  return false;
 }

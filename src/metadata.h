@@ -48,6 +48,12 @@ mode_t file_creation_mode (struct stat const *src_st,
    a plain one need not be opened at all.  */
 bool plain_copy (struct meta_job const *m, struct fcopy_options const *opts);
 
+/* A directory just made at DST with MODE, open as FD (O_PATH if
+   PATH_ONLY), is to be filled before it gets its metadata: let its owner
+   read, write and search it till then.  Say why not, and return false.  */
+bool let_owner_fill (int fd, bool path_only, mode_t mode,
+                     struct dst_path const *dst);
+
 /* Give M's destination what OPTS preserves of M's source, in the order
    times, owner, xattrs, mode + ACL.  Report each failure once; return
    false if one of them fails the copy (as cp: only those asked for).  */

@@ -89,8 +89,8 @@ static bool
 make_dir (struct parents *p, struct fcopy_options const *opts)
 {
   struct parent_dir *d = &p->dir[p->n_dirs - 1];
-  /* As tree.c's made_dir: record the mode it got, and make it
-     writable and searchable by its owner until it is finished.  */
+  /* As tree.c's made_dir: record the mode it got, and let its owner
+     fill it until it is finished.  */
   struct stat st;
   d->made_mode = creation_mode (&d->src_st, opts);
   if (mkdir (p->dst_name, d->made_mode) != 0)
@@ -102,12 +102,9 @@ make_dir (struct parents *p, struct fcopy_options const *opts)
     return false;
   if (fstat (d->fd, &st) == 0)
     d->made_mode = st.st_mode & 07777;
-  if ((d->made_mode & S_IRWXU) != S_IRWXU
-      && fchmod (d->fd, d->made_mode | S_IRWXU) != 0)
-    {
-      error (0, errno, _("setting permissions for %s"), quoteaf (p->dst_name));
-      return false;
-    }
+  if (!let_owner_fill (d->fd, false, d->made_mode,
+                       &DST_PATH_CWD (p->dst_name)))
+    return false;
   if (opts->verbose)
     report_parent_dir (p->dst_name + p->src_offset, p->dst_name);
   return true;

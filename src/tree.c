@@ -195,17 +195,7 @@ made_dir (struct walk *w, struct held_dir *h, struct dst_path const *dst,
     }
   else if (!ask_made_dir (h, dst))
     return false;
-  if ((h->mode & S_IRWXU) == S_IRWXU)
-    return true;
-  char proc[sizeof "/proc/self/fd/" + INT_STRLEN_BOUND (int)];
-  sprintf (proc, "/proc/self/fd/%d", h->fd);
-  mode_t fill_mode = h->mode | S_IRWXU;
-  if ((!h->path_only ? fchmod (h->fd, fill_mode) : chmod (proc, fill_mode)) == 0
-      || (errno == ENOENT
-          && fchmodat (dst->dirfd, dst->rel, fill_mode, 0) == 0))
-    return true;
-  error (0, errno, _("setting permissions for %s"), quoteaf (dst->name));
-  return false;
+  return let_owner_fill (h->fd, h->path_only, h->mode, dst);
 }
 
 /* On the way down: make the directory, or use the one there.  Its
