@@ -94,6 +94,7 @@ copy_visit (void *tree, char const *src_name, char const *dst_name,
   struct fcopy_options const *opts = t->opts;
   if (repeated_source (t, src_name))
     return true;
+  t->mem.one_pair = known.one_pair;
   if (copy_walks (t))
     return copy_tree (t, src_name, dst_name, known.in_new_dir);
   struct dst_path dst = DST_PATH_OPERAND (dst_name);
@@ -166,8 +167,7 @@ run_dedupe (struct fcopy_options const *opts, struct command const *cmd)
       ok = dedupe_trees (&d, cmd->file[0], cmd->file[1]);
     }
   else
-    ok = visit_operands (cmd, (struct visitor) { dedupe_visit, NULL, &d, opts,
-                                                 NULL });
+    ok = visit_operands (cmd, (struct visitor) { dedupe_visit, NULL, &d, opts });
 
   deduper_finish (&d);
   if (opts->stats || opts->verbose)
@@ -215,8 +215,7 @@ main (int argc, char **argv)
   tree_init (&tree, o, cmd.n_files > 1 + !cmd.target_dir);
   bool ok = visit_operands (&cmd, (struct visitor) { copy_visit,
                                                     copy_if_absent_visit,
-                                                    &tree, o,
-                                                    &tree.mem.one_pair });
+                                                    &tree, o });
   tree_free (&tree);
   return ok ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -46,7 +46,7 @@ visit_parents (struct visitor v, char const *dir, char const *src_name)
   if (ok)
     {
       ok = v.visit (v.ctx, src_name, dst_name,
-                    (struct dst_known) { p.made_dir, NULL, NULL });
+                    (struct dst_known) { .in_new_dir = p.made_dir });
       ok &= finish_parents (&p, v.opts);
     }
   free (dst_name);
@@ -78,7 +78,7 @@ visit_into (struct visitor v, char const *dir, char **file, int n_files,
                         : file_name_concat (dir, base, NULL));
       free (base);
       ok &= v.visit (v.ctx, file[i], dst_name,
-                     (struct dst_known) { false, NULL, src });
+                     (struct dst_known) { .src = src });
       free (dst_name);
     }
   return ok;
@@ -95,8 +95,7 @@ static bool
 visit_pair (struct visitor v, char const *src_name, char const *dst_name,
             struct dst_known known)
 {
-  if (v.one_pair)
-    *v.one_pair = true;
+  known.one_pair = true;
   return v.visit (v.ctx, src_name, dst_name, known);
 }
 
@@ -147,21 +146,16 @@ visit_operands (struct command const *cmd, struct visitor v)
   struct open_src src = { .fd = -1 };
   if (v.if_absent && !v.opts->parents)
     {
-      if (v.one_pair)
-        *v.one_pair = true;
       enum absent_copy r = v.if_absent (v.ctx, file[0], file[1], &src);
       if (r != ABSENT_LOOK)
         return r == ABSENT_COPIED;
     }
   struct open_src const *opened = 0 <= src.fd ? &src : NULL;
   if (is_directory (file[1], NULL, &os))
-    {
-      if (v.one_pair)
-        *v.one_pair = false;
-      return visit_into (v, file[1], file, 1, cmd->strip_slashes, opened);
-    }
+    return visit_into (v, file[1], file, 1, cmd->strip_slashes, opened);
   if (v.opts->parents)
     parents_need_directory ();
   return visit_pair (v, file[0], file[1],
-                     (struct dst_known) { false, &os, opened });
+                     (struct dst_known) { .stat = &os,
+                                         .src = opened });
 }

@@ -31,6 +31,8 @@ struct dst_known
                                    (--parents): nothing is there */
   struct operand_stat const *stat;  /* or null: look */
   struct open_src const *src;   /* or null: the source is not open yet */
+  bool one_pair;                /* the operands are one SOURCE DEST pair,
+                                   not files copied into a directory */
 };
 
 /* What to do with one SOURCE, DEST pair: copy or deduplicate.  */
@@ -45,9 +47,6 @@ struct visitor
                                  char const *dst_name, struct open_src *src);
   void *ctx;
   struct fcopy_options const *opts;
-  bool *one_pair;               /* if not null, set when the operands are
-                                   one SOURCE DEST pair, not files copied
-                                   into a directory */
 };
 
 /* Work out, as cp does, which operand of CMD goes where, and visit each
