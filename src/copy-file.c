@@ -106,7 +106,7 @@ ranges_overlap (struct copy_job const *job)
 static int
 open_existing (char const *src_name, struct dest *d,
                struct copy_job const *job, struct fcopy_options const *opts,
-               struct dest_memory const *mem)
+               struct copy_memory const *mem)
 {
   /* Two ranges of one file are fine if they are apart.  */
   if (SAME_INODE (*job->src_st, d->st) && job->range && ranges_overlap (job))
@@ -126,7 +126,7 @@ open_existing (char const *src_name, struct dest *d,
       return fd;
     }
   d->action = DEST_REMOVE_UNOPENABLE;
-  act_on_dest (d, src_name, mem, opts);
+  act_on_dest (d, src_name, &mem->dest, opts);
   return -1;
 }
 
@@ -177,12 +177,12 @@ create_dest (struct dest const *d, struct copy_job const *job,
    there is to be left as it is.  */
 static int
 open_dest (char const *src_name, struct dest *d, struct copy_job const *job,
-           struct fcopy_options const *opts, struct dest_memory const *mem,
+           struct fcopy_options const *opts, struct copy_memory const *mem,
            bool *created, bool *kept)
 {
   int flags = DEST_FOLLOW | (job->range ? DEST_SAME_OK : 0);
-  decide_dest (d, src_name, job->src_st, flags, mem, opts);
-  enum dest_action a = act_on_dest (d, src_name, mem, opts);
+  decide_dest (d, src_name, job->src_st, flags, &mem->dest, opts);
+  enum dest_action a = act_on_dest (d, src_name, &mem->dest, opts);
   *created = false;
   *kept = a == DEST_KEEP;
   if (a == DEST_KEEP || a == DEST_FAILED)
@@ -341,7 +341,7 @@ copy_into (struct copy_job *job, char const *src_name,
 static bool
 fill_dest (struct copy_job *job, char const *src_name, struct dest *d,
            int dst_fd, bool created, struct fcopy_options const *opts,
-           struct dest_memory const *mem)
+           struct copy_memory const *mem)
 {
   struct copy_report report;
   bool ok = copy_into (job, src_name, &d->path, dst_fd, created,
@@ -361,7 +361,7 @@ fill_dest (struct copy_job *job, char const *src_name, struct dest *d,
   if (ok && created && opts->fsync && d->path.dirfd == AT_FDCWD)
     ok = sync_parent (AT_FDCWD, d->path.rel, d->path.name);
   if (ok)
-    remember_dest (mem, &d->path);
+    remember_dest (&mem->dest, &d->path);
   return ok;
 }
 
@@ -370,7 +370,7 @@ fill_dest (struct copy_job *job, char const *src_name, struct dest *d,
 static bool
 copy_in_place (struct copy_job *job, char const *src_name,
                struct dst_path const *dst, struct fcopy_options const *opts,
-               struct dest_memory const *mem)
+               struct copy_memory const *mem)
 {
   bool created, kept;
   struct dest d = { .path = *dst };
@@ -403,12 +403,12 @@ keep_dest_attributes (struct dest const *d, int fd,
 static bool
 copy_atomically (struct copy_job *job, char const *src_name,
                  struct dst_path const *dst, struct fcopy_options const *opts,
-                 struct dest_memory const *mem)
+                 struct copy_memory const *mem)
 {
   struct dest d = { .path = *dst };
   /* Not through a symbolic link: the copy replaces the link.  */
-  decide_dest (&d, src_name, job->src_st, DEST_ATOMIC, mem, opts);
-  enum dest_action a = act_on_dest (&d, src_name, mem, opts);
+  decide_dest (&d, src_name, job->src_st, DEST_ATOMIC, &mem->dest, opts);
+  enum dest_action a = act_on_dest (&d, src_name, &mem->dest, opts);
   bool ok = a == DEST_KEEP;
   if (dest_has_room (a))
     {
@@ -425,7 +425,7 @@ copy_atomically (struct copy_job *job, char const *src_name,
       if (ok)
         ok = temp_commit (&t, &d.path, d.backup, opts);
       if (ok)
-        remember_dest (mem, &d.path);
+        remember_dest (&mem->dest, &d.path);
       else if (0 <= fd)
         temp_discard (&t);
     }
@@ -440,9 +440,9 @@ copy_atomically (struct copy_job *job, char const *src_name,
 static bool
 copy_to_dest (struct copy_job *job, char const *src_name,
               struct dst_path const *dst, struct fcopy_options const *opts,
-              struct dest_memory const *mem)
+              struct copy_memory const *mem)
 {
-  job->clone_memo = dst->fresh && mem ? mem->clone : NULL;
+  job->clone_memo = dst->fresh ? mem->clone : NULL;
   job->dst_dev = dst->dev;
   return (opts->atomic ? copy_atomically : copy_in_place) (job, src_name, dst,
                                                           opts, mem);
@@ -451,7 +451,7 @@ copy_to_dest (struct copy_job *job, char const *src_name,
 bool
 copy_open_file (char const *src_name, int src_fd, struct stat *src_st,
                 struct dst_path const *dst, struct fcopy_options const *opts,
-                struct dest_memory const *mem)
+                struct copy_memory const *mem)
 {
   bool ok;
   if (S_ISDIR (src_st->st_mode))
@@ -480,7 +480,7 @@ copy_open_file (char const *src_name, int src_fd, struct stat *src_st,
 
 bool
 copy_file (char const *src_name, struct dst_path const *dst,
-           struct fcopy_options const *opts, struct dest_memory const *mem)
+           struct fcopy_options const *opts, struct copy_memory const *mem)
 {
   struct stat src_st;
   /* cp says what it is about to do before it opens the source: so a
@@ -494,7 +494,7 @@ copy_file (char const *src_name, struct dst_path const *dst,
 enum absent_copy
 copy_if_absent (char const *src_name, struct dst_path const *dst,
                 struct fcopy_options const *opts,
-                struct dest_memory const *mem, int *src_fd,
+                struct copy_memory const *mem, int *src_fd,
                 struct stat *src_st)
 {
   *src_fd = open_source (src_name, src_st, NULL);

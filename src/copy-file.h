@@ -6,21 +6,31 @@
 #include <stdbool.h>
 #include <sys/stat.h>
 #include "dest.h"
+#include "engine.h"
 #include "options.h"
 
+/* What the copies of a run remember across files: the destination
+   rules' memory (dest.c) and the clone step's (engine.c), side by side
+   so that neither layer sees the other's.  */
+struct copy_memory
+{
+  struct dest_memory dest;
+  struct clone_memo *clone;    /* or null: FICLONE is tried each time */
+};
+
 /* Copy SRC_NAME to DST under OPTS.  Report any failure once, on
-   stderr, and return false.  MEM, if not null, holds the files made so
-   far (never overwritten; the file made is added) and -u's copies.  */
+   stderr, and return false.  MEM holds the files made so far (never
+   overwritten; the file made is added), -u's copies and the clone memo.  */
 bool copy_file (char const *src_name, struct dst_path const *dst,
                 struct fcopy_options const *opts,
-                struct dest_memory const *mem);
+                struct copy_memory const *mem);
 
 /* copy_file of SRC_NAME, open read-only (and O_NONBLOCK) as SRC_FD,
    which SRC_ST is the fstat of.  Close SRC_FD.  */
 bool copy_open_file (char const *src_name, int src_fd, struct stat *src_st,
                      struct dst_path const *dst,
                      struct fcopy_options const *opts,
-                     struct dest_memory const *mem);
+                     struct copy_memory const *mem);
 
 /* What copy_if_absent did.  */
 enum absent_copy
@@ -41,7 +51,7 @@ enum absent_copy
 enum absent_copy copy_if_absent (char const *src_name,
                                  struct dst_path const *dst,
                                  struct fcopy_options const *opts,
-                                 struct dest_memory const *mem, int *src_fd,
+                                 struct copy_memory const *mem, int *src_fd,
                                  struct stat *src_st);
 
 /* Open NAME read-only, O_NONBLOCK (a FIFO must not block the open) and

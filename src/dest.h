@@ -61,8 +61,6 @@ struct dest
   char const *earlier;  /* DEST_LINK_TO_COPY: the copy to link to */
 };
 
-struct clone_memo;
-
 /* What a run remembers across files; any may be null.  */
 struct dest_memory
 {
@@ -71,7 +69,6 @@ struct dest_memory
                                 when there are several operands */
   struct inode_set *copies;  /* -u: the destination of each source file
                                 with other names (hard links) */
-  struct clone_memo *clone;  /* the walk's filesystems cannot clone */
   bool one_pair;             /* the command line is one SOURCE DEST pair:
                                 "cp -fb a a" backs a up */
 };

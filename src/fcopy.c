@@ -94,7 +94,7 @@ copy_visit (void *tree, char const *src_name, char const *dst_name,
   struct fcopy_options const *opts = t->opts;
   if (repeated_source (t, src_name))
     return true;
-  t->mem.one_pair = known.one_pair;
+  t->mem.dest.one_pair = known.one_pair;
   if (copy_walks (t))
     return copy_tree (t, src_name, dst_name, known.in_new_dir);
   struct dst_path dst = DST_PATH_OPERAND (dst_name);

@@ -134,7 +134,7 @@ dir_ref_abandon (struct dir_ref *ref)
 /* What a worker copies with: the memory of the run as it sees it.  */
 struct worker_memory
 {
-  struct dest_memory mem;      /* first: the state the worker runs with */
+  struct copy_memory mem;      /* first: the state the worker runs with */
   struct clone_memo clone;     /* what FICLONE said to this worker */
 };
 
@@ -177,7 +177,7 @@ walk_has_workers (struct walk *w, FTSENT const *ent)
 static bool
 run_file_job (struct job *job, void *state)
 {
-  struct dest_memory const *mem = state;
+  struct copy_memory const *mem = state;
   struct file_job *j = (struct file_job *) job;
   struct dst_path dst = { j->dir->fd, j->rel, j->dst_name, j->fresh,
                           j->plain, j->dev, false, false,

@@ -43,8 +43,8 @@ clear_dest (struct walk const *w, FTSENT const *ent,
 {
   struct fcopy_options const *opts = w->t->opts;
   struct dest d = { .path = *dst };
-  decide_dest (&d, ent->fts_path, ent->fts_statp, 0, &w->t->mem, opts);
-  enum dest_action a = act_on_dest (&d, ent->fts_path, &w->t->mem, opts);
+  decide_dest (&d, ent->fts_path, ent->fts_statp, 0, &w->t->mem.dest, opts);
+  enum dest_action a = act_on_dest (&d, ent->fts_path, &w->t->mem.dest, opts);
   bool make = dest_has_room (a);
   *ok = a != DEST_FAILED;
   if (make && opts->verbose)
@@ -76,7 +76,7 @@ copy_symlink (struct walk const *w, FTSENT const *ent,
                    quoteaf (dst->name));
           else
             {
-              remember_dest (&w->t->mem, dst);
+              remember_dest (&w->t->mem.dest, dst);
               ok = metadata_by_name (w, ent, dst, 0);
             }
         }
@@ -102,7 +102,7 @@ copy_special (struct walk const *w, FTSENT const *ent,
              : _("cannot create special file %s"), quoteaf (dst->name));
       return false;
     }
-  remember_dest (&w->t->mem, dst);
+  remember_dest (&w->t->mem.dest, dst);
   return metadata_by_name (w, ent, dst, mode);
 }
 
@@ -133,8 +133,8 @@ link_to_earlier (struct walk const *w, FTSENT const *ent,
     return false;
   struct fcopy_options const *opts = w->t->opts;
   struct dest d = { .path = *dst };
-  decide_dest (&d, ent->fts_path, ent->fts_statp, 0, &w->t->mem, opts);
-  enum dest_action a = act_on_dest (&d, ent->fts_path, &w->t->mem, opts);
+  decide_dest (&d, ent->fts_path, ent->fts_statp, 0, &w->t->mem.dest, opts);
+  enum dest_action a = act_on_dest (&d, ent->fts_path, &w->t->mem.dest, opts);
   *ok = a != DEST_FAILED;
   if (dest_has_room (a))
     {
@@ -256,7 +256,8 @@ copy_nondir (struct walk *w, FTSENT *ent, struct dst_path const *dst)
   bool linked = link_to_earlier (w, ent, dst, &ok);
   if (!linked && opts->link != LINK_NONE)
     {
-      ok = link_file (ent->fts_path, ent->fts_statp, dst, opts, &w->t->mem);
+      ok = link_file (ent->fts_path, ent->fts_statp, dst, opts,
+                        &w->t->mem.dest);
       linked = true;
     }
   /* Only the copy of a regular file reads the source the walk opened.  */

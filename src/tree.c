@@ -58,12 +58,12 @@ tree_init (struct tree_copy *t, struct fcopy_options const *opts,
   if (opts->preserve_links || opts->update == UPDATE_OLDER)
     t->links = inode_set_new ();
   if (opts->update == UPDATE_OLDER)
-    t->mem.copies = t->links;
+    t->mem.dest.copies = t->links;
   if (many_sources)
     {
-      t->mem.operands = hash_initialize (61, NULL, triple_hash,
+      t->mem.dest.operands = hash_initialize (61, NULL, triple_hash,
                                          triple_compare_ino_str, triple_free);
-      if (!t->mem.operands)
+      if (!t->mem.dest.operands)
         xalloc_die ();
       t->sources = inode_set_new ();
     }
@@ -84,8 +84,8 @@ tree_free (struct tree_copy *t)
 {
   jobs_stop (t->pool);
   inode_set_free (t->links);
-  if (t->mem.operands)
-    hash_free (t->mem.operands);
+  if (t->mem.dest.operands)
+    hash_free (t->mem.dest.operands);
   inode_set_free (t->sources);
 }
 

@@ -4,6 +4,7 @@
 #define FCOPY_TREE_H
 
 #include <stdbool.h>
+#include "copy-file.h"
 #include "dest.h"
 #include "engine.h"
 #include "inode-set.h"
@@ -17,8 +18,8 @@ struct tree_copy
   struct inode_set *links;    /* --preserve=links and -u: first copy of
                                  each file with several names */
   struct clone_memo clone;    /* what FICLONE said in a walk */
-  struct dest_memory mem;     /* files made, never to be overwritten;
-                                 -u's copies (links again) */
+  struct copy_memory mem;     /* files made, never to be overwritten;
+                                 -u's copies (links again); CLONE */
   struct inode_set *sources;  /* operands seen, to warn of repeats */
   struct job_pool *pool;      /* --jobs: the workers, or null */
   size_t jobs_after;          /* no --jobs=N: files to copy one at a time
