@@ -21,6 +21,7 @@
 #include "intprops.h"
 #include "minmax.h"
 #include "quote-name.h"
+#include "range.h"
 #include "reopen.h"
 #include "report.h"
 #include "same-inode.h"
@@ -90,14 +91,6 @@ wait_for_writer (int fd, char const *name, struct stat const *st)
   return new_fd < 0 ? -1 : new_fd;
 }
 
-/* Whether JOB's source and destination ranges share a byte.  */
-static bool
-ranges_overlap (struct copy_job const *job)
-{
-  return (job->src_off < job->dst_off + job->len
-          && job->dst_off < job->src_off + job->len);
-}
-
 /* Open the existing destination D for writing over.  It is truncated,
    but not under --reflink=always, where a failed clone must leave it as
    it was, nor in range mode, which keeps the bytes around the range, nor
@@ -109,7 +102,8 @@ open_existing (char const *src_name, struct dest *d,
                struct copy_memory const *mem)
 {
   /* Two ranges of one file are fine if they are apart.  */
-  if (SAME_INODE (*job->src_st, d->st) && job->range && ranges_overlap (job))
+  if (SAME_INODE (*job->src_st, d->st) && job->range
+      && ranges_overlap (job->src_off, job->dst_off, job->len))
     {
       error (0, 0, _("%s and %s are the same file and the ranges overlap"),
              quoteaf_n (0, src_name), quoteaf_n (1, d->path.name));
@@ -253,7 +247,7 @@ plan_range (struct copy_job *job, struct fcopy_options const *opts,
   /* Pipes and files in /proc have no size to trust: read what comes.  */
   bool sized = S_ISREG (job->src_st->st_mode) && 0 < size;
   off_t avail = (!sized ? TYPE_MAXIMUM (off_t) - opts->src_offset
-                 : opts->src_offset < size ? size - opts->src_offset : 0);
+                 : range_after (size, opts->src_offset));
   job->range = true;
   job->src_off = opts->src_offset;
   job->dst_off = opts->dst_offset;

@@ -22,15 +22,14 @@
 #include "extents.h"
 #include "i18n.h"
 #include "intprops.h"
+#include "minmax.h"
 #include "quote-name.h"
+#include "range.h"
 #include "reopen.h"
 #include "report.h"
 #include "same-inode.h"
 #include "xalloc.h"
 
-#ifndef MIN
-# define MIN(a, b) ((a) < (b) ? (a) : (b))
-#endif
 
 /* The pair is compared in user space in chunks of this size before the
    first ioctl: reading warms the page cache for the kernel's own compare
@@ -499,8 +498,7 @@ check_range (struct fcopy_options const *opts, struct pair const *p,
 {
   off_t src_size = src_st->st_size;
   off_t len = (opts->length >= 0 ? opts->length
-               : opts->src_offset < src_size ? src_size - opts->src_offset
-               : 0);
+               : range_after (src_size, opts->src_offset));
   *sp = (struct span) { opts->src_offset, opts->dst_offset, len };
   char const *names[2] = { p->src_name, p->dst_name };
   off_t const size[2] = { src_size, dst_st->st_size };
@@ -512,8 +510,7 @@ check_range (struct fcopy_options const *opts, struct pair const *p,
                quoteaf (names[i]), (intmax_t) size[i]);
         return PAIR_FAILED;
       }
-  if (SAME_INODE (*src_st, *dst_st)
-      && sp->src < sp->dst + len && sp->dst < sp->src + len)
+  if (SAME_INODE (*src_st, *dst_st) && ranges_overlap (sp->src, sp->dst, len))
     {
       error (0, 0, _("%s and %s are the same file and the ranges overlap"),
              quoteaf_n (0, p->src_name), quoteaf_n (1, p->dst_name));
