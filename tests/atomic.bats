@@ -214,14 +214,15 @@ interrupt ()
   shift 2
   rm -f stalled
   # A job started with & ignores SIGINT, and fcopy leaves ignored
-  # signals ignored (nohup): env gives it back its default.
-  env --default-signal=INT LD_PRELOAD="$FAULT_SHIM" FCOPY_FAULT="$spec" \
+  # signals ignored (nohup): env gives them back their default, also
+  # SIGHUP and SIGTERM where the suite itself runs under nohup.
+  env --default-signal=INT,HUP,TERM LD_PRELOAD="$FAULT_SHIM" FCOPY_FAULT="$spec" \
     FCOPY_SHIM_STALLED=$PWD/stalled "$FCOPY" --atomic "$@" &
   pid=$!
   for (( i = 0; i < 500; i++ )); do [[ ! -e stalled ]] || break; sleep 0.01; done
   [[ -e stalled ]] || { kill -KILL "$pid"; echo "never stalled"; return 1; }
   kill -s "$sig" "$pid"
-  wait "$pid" || rc=$?
+  wait_dead "$pid" 10 || rc=$?
   assert_equal "$rc" $((128 + $(kill -l "$sig"))) "exit status after $sig"
 }
 
@@ -246,12 +247,12 @@ interrupt ()
 
 @test "--atomic: a signal during the rename comes after it: DEST whole and new" {
   rm -f stalled
-  env --default-signal=INT LD_PRELOAD="$FAULT_SHIM" FCOPY_FAULT='renameat:1:stall=1' \
+  env --default-signal=INT,HUP,TERM LD_PRELOAD="$FAULT_SHIM" FCOPY_FAULT='renameat:1:stall=1' \
     FCOPY_SHIM_STALLED=$PWD/stalled "$FCOPY" --atomic src dst &
   local pid=$! rc=0 i
   for (( i = 0; i < 500; i++ )); do [[ ! -e stalled ]] || break; sleep 0.01; done
   kill -INT "$pid"
-  wait "$pid" || rc=$?
+  wait_dead "$pid" 10 || rc=$?
   assert_equal "$rc" 130 "exit status"
   assert_same src dst
   no_temporaries .

@@ -110,6 +110,28 @@ need_cmd ()
   done
 }
 
+# wait_dead PID SECONDS: wait for the child PID as wait does (its exit
+# status is ours); if it still runs after SECONDS, kill it and return 124,
+# so that a signal that never arrives fails the test instead of hanging
+# the suite.  A zombie has ended: /proc tells, where kill -0 does not.
+wait_dead ()
+{
+  local pid=$1 i state
+  for (( i = 0; i < $2 * 100; i++ )); do
+    state=
+    read -r _ _ state _ 2>/dev/null < "/proc/$pid/stat" || break
+    [[ $state != Z ]] || break
+    sleep 0.01
+  done
+  if [[ -n $state && $state != Z ]]; then
+    kill -KILL "$pid"
+    wait "$pid"
+    echo "process $pid still ran after $2 s: killed" >&2
+    return 124
+  fi
+  wait "$pid"
+}
+
 need_shim ()
 {
   [[ -r $FAULT_SHIM ]] || skip_or_fail "no fault shim at $FAULT_SHIM (make check builds it)"

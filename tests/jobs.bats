@@ -392,7 +392,7 @@ update_both ()
   for spec in copy_file_range:30:stall futimens:200:stall fchmod:500:stall; do
     for sig in TERM INT; do
       rm -rf dst stalled
-      env --default-signal=INT LD_PRELOAD="$FAULT_SHIM" \
+      env --default-signal=INT,HUP,TERM LD_PRELOAD="$FAULT_SHIM" \
         FCOPY_FAULT="tmpfile:*:EOPNOTSUPP,$spec" \
         FCOPY_SHIM_STALLED=$PWD/stalled "$FCOPY" -a --atomic --jobs=4 src dst &
       pid=$!
@@ -400,7 +400,7 @@ update_both ()
       [[ -e stalled ]] || { kill -KILL "$pid"; echo "$spec: never stalled"; false; }
       kill -s "$sig" "$pid"
       rc=0
-      wait "$pid" || rc=$?
+      wait_dead "$pid" 10 || rc=$?
       assert_equal "$rc" $((128 + $(kill -l "$sig"))) "$spec $sig: exit status"
       [[ -z $(find dst -name '.fcopy-*') ]] ||
         { echo "$spec $sig: temporaries left"; find dst -name '.fcopy-*'; false; }
@@ -421,14 +421,14 @@ update_both ()
     # The first renameat of a file replaces its backup: a worker stalls
     # there with that name made, its signals blocked; another thread
     # takes the signal.
-    env LD_PRELOAD="$FAULT_SHIM" FCOPY_FAULT="renameat:$n:stall" \
+    env --default-signal=TERM LD_PRELOAD="$FAULT_SHIM" FCOPY_FAULT="renameat:$n:stall" \
       FCOPY_SHIM_STALLED=$PWD/stalled "$FCOPY" -a --atomic --backup --jobs=4 src/. dst &
     pid=$!
     for (( i = 0; i < 1000; i++ )); do [[ ! -e stalled ]] || break; sleep 0.01; done
     [[ -e stalled ]] || { kill -KILL "$pid"; echo "renameat $n: never stalled"; false; }
     kill -TERM "$pid"
     rc=0
-    wait "$pid" || rc=$?
+    wait_dead "$pid" 10 || rc=$?
     assert_equal "$rc" 143 "renameat $n: exit status"
     [[ -z $(find dst -name '.fcopy-*') ]] ||
       { echo "renameat $n: temporaries left"; find dst -name '.fcopy-*'; false; }
