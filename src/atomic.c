@@ -152,42 +152,89 @@ sync_parent (int dir_fd, char const *rel, char const *name)
   return ok;
 }
 
+/* What replace_name makes its temporary name with.  */
+struct replacing
+{
+  int dir_fd;
+  entry_maker make;
+  void const *arg;
+};
+
 static int
-try_link_old (char *name, void *arg)
+try_make (char *name, void *arg)
+{
+  struct replacing const *r = arg;
+  return r->make (r->dir_fd, name, r->arg);
+}
+
+/* Make the entry BASE in DIR_FD with MAKE, over the one there: MAKE
+   makes it under a temporary name and a rename puts it in place, so
+   that BASE is never missing and a failure leaves it as it was (cp's
+   force_linkat, coreutils 8.27).  The signals are held off meanwhile;
+   with --jobs one may come to another thread, so signals.c knows the
+   temporary name too, where it catches them (--atomic).  */
+static bool
+replace_name (int dir_fd, char const *base, entry_maker make,
+              void const *arg)
+{
+  struct replacing r = { dir_fd, make, arg };
+  char name[sizeof TEMP_TEMPLATE];
+  strcpy (name, TEMP_TEMPLATE);
+  sigset_t old;
+  block_signals (&old);
+  int place = claim_on_signal ();
+  bool ok = 0 <= try_tempname (name, 0, &r, try_make);
+  remove_on_signal (place, dir_fd, ok ? name : NULL);
+  if (ok)
+    {
+      ok = renameat (dir_fd, name, dir_fd, base) == 0;
+      /* Also after a success: a rename between two names of one file
+         does nothing (DEST may be a hard link to SRC already).  */
+      int err = errno;
+      unlinkat (dir_fd, name, 0);
+      forget_on_signal (place);
+      errno = err;
+    }
+  unblock_signals (&old);
+  return ok;
+}
+
+bool
+replace_entry (struct dst_path const *dst, entry_maker make,
+               void const *arg)
+{
+  char const *base = last_component (dst->rel);
+  if (base == dst->rel)
+    return replace_name (dst->dirfd, base, make, arg);
+  char *dir = dir_name (dst->rel);
+  int dir_fd = openat (dst->dirfd, dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  free (dir);
+  if (dir_fd < 0)
+    return false;
+  bool ok = replace_name (dir_fd, base, make, arg);
+  int err = errno;
+  close (dir_fd);
+  errno = err;
+  return ok;
+}
+
+static int
+link_old (int dir_fd, char const *name, void const *arg)
 {
   struct temp_file const *t = arg;
-  return linkat (t->dir_fd, t->base, t->dir_fd, name, 0);
+  return linkat (t->dir_fd, t->base, dir_fd, name, 0);
 }
 
 /* Make BACKUP a second name of the old destination of T, so that DEST
-   itself is never missing.  An old backup of that name is replaced by a
-   rename from a temporary name, as a rename would replace it: a failure
-   leaves it as it was.  Signals are held off by the caller, in its
-   thread; with --jobs a signal may come to another, so signals.c knows
-   the temporary name too, beside T's own.  */
+   itself is never missing.  An old backup of that name is replaced as
+   a rename would replace it: a failure leaves it as it was.  */
 static bool
 link_backup (struct temp_file const *t, char const *backup)
 {
   if (linkat (t->dir_fd, t->base, t->dir_fd, backup, 0) == 0
       || errno == ENOENT)       /* no old file, no backup */
     return true;
-  if (errno != EEXIST)
-    return false;
-  char name[sizeof TEMP_TEMPLATE];
-  strcpy (name, TEMP_TEMPLATE);
-  int place = claim_on_signal ();
-  bool named = 0 <= try_tempname (name, 0, (void *) t, try_link_old);
-  remove_on_signal (place, t->dir_fd, named ? name : NULL);
-  if (!named)
-    return false;
-  bool ok = renameat (t->dir_fd, name, t->dir_fd, backup) == 0;
-  /* Also after a success: a rename between two names of one file does
-     nothing (the old file may already be its own backup).  */
-  int err = errno;
-  unlinkat (t->dir_fd, name, 0);
-  forget_on_signal (place);
-  errno = err;
-  return ok;
+  return errno == EEXIST && replace_name (t->dir_fd, backup, link_old, t);
 }
 
 /* Rename the named temporary over the destination, after linking the

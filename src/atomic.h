@@ -42,6 +42,16 @@ bool temp_commit (struct temp_file *t, struct dst_path const *dst,
 /* Close and forget the temporary: nothing of it is left.  */
 void temp_discard (struct temp_file *t);
 
+/* A maker of the entry NAME in DIR_FD (a hard or a symbolic link):
+   0, or -1 with errno set, as linkat.  */
+typedef int (*entry_maker) (int dir_fd, char const *name, void const *arg);
+
+/* Replace the entry in DST's place by one that MAKE makes (with ARG):
+   DST's name is never missing, and a failure, with errno set, leaves
+   the old entry.  */
+bool replace_entry (struct dst_path const *dst, entry_maker make,
+                    void const *arg);
+
 /* --fsync: sync directory DIR_FD (an O_PATH descriptor or AT_FDCWD)
    whose entries changed; NAME is for messages.  */
 bool sync_dir (int dir_fd, char const *name);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "atomic.h"
 #include "dest.h"
 #include "dirname.h"
 #include "error.h"
@@ -37,31 +38,43 @@ relative_link_ok (char const *src_name, char const *dst_name)
   return ok;
 }
 
-/* Make the link; with -f or -i, one name in the way is removed then.  */
+/* The link to make, in any directory and under any name.  */
+struct link_order
+{
+  char const *src_name;
+  bool hard;
+  int follow;                   /* AT_SYMLINK_FOLLOW or 0, for linkat */
+};
+
+static int
+make_entry (int dir_fd, char const *name, void const *arg)
+{
+  struct link_order const *l = arg;
+  return (l->hard ? linkat (AT_FDCWD, l->src_name, dir_fd, name, l->follow)
+          : symlinkat (l->src_name, dir_fd, name));
+}
+
+/* Make the link; with -f, or -i answered yes, it replaces the name in
+   the way by a rename, so that DST is never missing (cp since coreutils
+   8.27; before, cp unlinked it first).  */
 static bool
 make_link (char const *src_name, struct dst_path const *dst,
            struct fcopy_options const *opts)
 {
-  bool hard = opts->link == LINK_HARD;
+  struct link_order l = { src_name, opts->link == LINK_HARD, 0 };
   /* -L (the default with -l) links to what a symbolic link names, -H
      to what an operand names (cp's should_dereference).  */
-  int follow = (deref_for (opts, dst->operand) != DEREF_NEVER
-                ? AT_SYMLINK_FOLLOW : 0);
-  for (int tries = 0; ; tries++)
-    {
-      if ((hard ? linkat (AT_FDCWD, src_name, dst->dirfd, dst->rel, follow)
-           : symlinkat (src_name, dst->dirfd, dst->rel)) == 0)
-        return true;
-      /* -f, or -i answered yes: the name in the way goes (cp).  */
-      if (errno != EEXIST || tries
-          || (!opts->force && opts->interactive != I_ASK_USER)
-          || unlinkat (dst->dirfd, dst->rel, 0) != 0)
-        break;
-    }
-  error (0, errno, hard ? _("cannot create hard link %s to %s")
-         : _("cannot create symbolic link %s to %s"),
-         quoteaf_n (0, dst->name), quoteaf_n (1, src_name));
-  return false;
+  if (deref_for (opts, dst->operand) != DEREF_NEVER)
+    l.follow = AT_SYMLINK_FOLLOW;
+  bool ok = (make_entry (dst->dirfd, dst->rel, &l) == 0
+             || (errno == EEXIST
+                 && (opts->force || opts->interactive == I_ASK_USER)
+                 && replace_entry (dst, make_entry, &l)));
+  if (!ok)
+    error (0, errno, l.hard ? _("cannot create hard link %s to %s")
+           : _("cannot create symbolic link %s to %s"),
+           quoteaf_n (0, dst->name), quoteaf_n (1, src_name));
+  return ok;
 }
 
 bool

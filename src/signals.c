@@ -118,6 +118,8 @@ unblock_signals (sigset_t const *old)
 int
 claim_on_signal (void)
 {
+  if (n_places == 0)
+    return -1;                  /* no signal is caught */
   for (;;)
     for (size_t i = 0; i < n_places; i++)
       {
@@ -136,6 +138,8 @@ claim_on_signal (void)
 void
 remove_on_signal (int place, int dir_fd, char const *name)
 {
+  if (place < 0)
+    return;
   struct place *p = &places[place];
   if (name)
     {
@@ -148,6 +152,8 @@ remove_on_signal (int place, int dir_fd, char const *name)
 void
 forget_on_signal (int place)
 {
+  if (place < 0)
+    return;
   int state = PLACE_ARMED;
   /* Closed by a handler: it is removing the name, or has.  */
   atomic_compare_exchange_strong (&places[place].state, &state, PLACE_FREE);

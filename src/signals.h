@@ -19,7 +19,8 @@ void unblock_signals (sigset_t const *old);
 
 /* Before the calling thread makes a temporary's name: take a place for
    it, which a signal handler running in another thread meanwhile waits
-   for.  Call with the signals blocked; return the place.  */
+   for.  Call with the signals blocked; return the place, or -1 if no
+   signal is caught (no --atomic), which the two below then ignore.  */
 int claim_on_signal (void);
 
 /* The temporary NAME in DIR_FD, just made, is to be removed if a signal

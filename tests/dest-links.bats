@@ -4,7 +4,8 @@
 # --remove-destination (cp >= 8.30); a dangling link is not written
 # through, but under POSIXLY_CORRECT; -l -H links to what an operand
 # link names; -rL over a FIFO that is there fails as cp, -rH replaces
-# it (-P inside the tree); -l with -f or a yes to -i replaces a file.
+# it (-P inside the tree); -l with -f or a yes to -i replaces a file,
+# by a rename from a temporary name.
 
 bats_require_minimum_version 1.5.0
 load helpers
@@ -132,4 +133,49 @@ setup ()
   run --separate-stderr fcopy -l -i f g <<<n
   assert_status 0
   assert_equal "$(cat g)" other "g"
+}
+
+# cp (coreutils >= 8.27) links to a temporary name and renames it over
+# the file in the way: the destination's name is never missing.  The
+# second linkat (the one to the temporary name) fails here: an unlink
+# first would have lost g.
+@test "-l -f: a link that cannot be made leaves the file there" {
+  need_shim
+  echo other >g
+  export FCOPY_SHIM_LOG=$BATS_TEST_TMPDIR/log
+  run --separate-stderr fcopy_fault 'linkat:2:EMLINK' -l -f f g
+  assert_equal "$(shim_count log linkat)" 2 "linkat calls: the fault fired"
+  assert_equal "$(cat g)" other "g"
+  assert_equal "$(shim_count log unlinkat)" 0 "unlinkat calls: g was not removed"
+  assert_stderr "fcopy: cannot create hard link 'g' to 'f': Too many links"
+  assert_status 1
+}
+
+@test "-s -f: a symbolic link that cannot be made leaves the file there" {
+  need_shim
+  echo other >g
+  run --separate-stderr fcopy_fault 'symlinkat:2:EDQUOT' -s -f f g
+  assert_equal "$(cat g)" other "g"
+  assert_no_symlink g
+  assert_stderr "fcopy: cannot create symbolic link 'g' to 'f': Disk quota exceeded"
+  assert_status 1
+}
+
+@test "-s -f replaces a file in a subdirectory; no temporary is left" {
+  mkdir sub
+  echo other >sub/g
+  run --separate-stderr fcopy -s -f "$PWD/f" sub/g
+  assert_status 0
+  assert_equal "$(readlink sub/g)" "$PWD/f" "sub/g's target"
+  assert_equal "$(ls -A sub)" g "what sub holds"
+}
+
+@test "-l -f onto a hard link of the source changes nothing, as cp" {
+  need_shim
+  ln f g
+  export FCOPY_SHIM_LOG=$BATS_TEST_TMPDIR/log
+  run --separate-stderr fcopy_fault 'linkat:99:EIO' -l -f f g
+  assert_status 0
+  assert_equal "$(shim_count log linkat)" 0 "linkat calls"
+  assert_equal "$(stat -c %h f)" 2 "f's link count"
 }
