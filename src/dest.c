@@ -213,11 +213,9 @@ keep_or_refuse (struct dest *d, char const *src_name,
                 struct dest_memory const *mem,
                 struct fcopy_options const *opts)
 {
-  bool src_dir = S_ISDIR (src_st->st_mode);
-  if (!src_dir && (opts->interactive == I_ALWAYS_NO
-                   || opts->update == UPDATE_NONE))
+  if (opts->interactive == I_ALWAYS_NO || opts->update == UPDATE_NONE)
     return DEST_KEEP;
-  if (!src_dir && opts->update == UPDATE_NONE_FAIL)
+  if (opts->update == UPDATE_NONE_FAIL)
     {
       error (0, 0, _("not replacing %s"), quoteaf (d->path.name));
       return DEST_FAILED;
@@ -237,8 +235,6 @@ keep_or_refuse (struct dest *d, char const *src_name,
           return DEST_FAILED;
         }
     }
-  if (src_dir)
-    return DEST_WRITE_OVER;
   if (opts->update == UPDATE_OLDER && !older (d, src_st, opts))
     return kept_by_update (d, src_st, mem);
   if (opts->interactive == I_ASK_USER && !overwrite_ok (d, opts))
@@ -327,7 +323,7 @@ existing_dest (struct dest *d, char const *src_name,
 {
   enum dest_action a = keep_or_refuse (d, src_name, src_st, flags, mem,
                                        opts);
-  if (a != DEST_WRITE_OVER || d->own_name || S_ISDIR (src_st->st_mode))
+  if (a != DEST_WRITE_OVER || d->own_name)
     return a;
   if (S_ISDIR (d->st.st_mode))
     {

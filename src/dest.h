@@ -74,7 +74,8 @@ struct dest_memory
 };
 
 /* Decide, as cp does and in its order, what is to become of D->path
-   before a copy of SRC_NAME (status SRC_ST) is made there under FLAGS:
+   before a copy of SRC_NAME (status SRC_ST: not a directory, which
+   tree.c decides about) is made there under FLAGS:
    -n, --update, "are the same file", -i, a directory in the way, an
    operand's destination made earlier in this run (in MEM, which may be
    null), --backup, --remove-destination.  Nothing is changed on disk:
