@@ -92,7 +92,7 @@ static struct option const long_options[] =
   {"remove-destination", no_argument, NULL, REMOVE_DESTINATION_OPTION},
   {"sparse", required_argument, NULL, SPARSE_OPTION},
   {"src-offset", required_argument, NULL, SRC_OFFSET_OPTION},
-  {"stats", no_argument, NULL, STATS_OPTION},
+  {"stats", optional_argument, NULL, STATS_OPTION},
   {"strip-trailing-slashes", no_argument, NULL,
    STRIP_TRAILING_SLASHES_OPTION},
   {"suffix", required_argument, NULL, 'S'},
@@ -109,6 +109,10 @@ static char const *const reflink_args[] = { "auto", "always", "never", NULL };
 static enum reflink_mode const reflink_values[] =
   { REFLINK_AUTO, REFLINK_ALWAYS, REFLINK_NEVER };
 ARGMATCH_VERIFY (reflink_args, reflink_values);
+
+static char const *const stats_args[] = { "text", "json", NULL };
+static enum stats_format const stats_values[] = { STATS_TEXT, STATS_JSON };
+ARGMATCH_VERIFY (stats_args, stats_values);
 
 static char const *const sparse_args[] = { "never", "auto", "always", NULL };
 static enum sparse_mode const sparse_values[] =
@@ -350,7 +354,11 @@ parse_fcopy_option (int c, struct fcopy_options *opts, struct command *cmd)
     case GROUPS_FROM_OPTION: set_list (cmd, optarg, true); break;
     case JOBS_OPTION: opts->jobs = parse_jobs (optarg); break;
     case PAIRS_FROM_OPTION: set_list (cmd, optarg, false); break;
-    case STATS_OPTION: opts->stats = true; break;
+    case STATS_OPTION:
+      opts->stats = (optarg ? XARGMATCH ("--stats", optarg, stats_args,
+                                         stats_values)
+                     : STATS_TEXT);
+      break;
     case SRC_OFFSET_OPTION:
       opts->src_offset = parse_size ("--src-offset", optarg);
       opts->range = true;
@@ -430,8 +438,8 @@ check_options (struct fcopy_options const *opts, struct command const *cmd,
     usage_error (_("--dedupe cannot be combined with --reflink=never, -l, -s, "
                  "--attributes-only, --backup, --remove-destination or "
                  "--parents"));
-  if (!opts->dedupe && (cmd->list || opts->stats || opts->null_sep))
-    usage_error (_("--pairs-from, --groups-from, -0 and --stats "
+  if (!opts->dedupe && (cmd->list || opts->null_sep))
+    usage_error (_("--pairs-from, --groups-from and -0 "
                  "work with --dedupe only"));
   if ((opts->atomic || opts->fsync) && opts->dedupe)
     usage_error (_("--atomic and --fsync copy files; --dedupe copies none"));

@@ -355,7 +355,10 @@ fill_dest (struct copy_job *job, char const *src_name, struct dest *d,
   if (ok && created && opts->fsync && d->path.dirfd == AT_FDCWD)
     ok = sync_parent (AT_FDCWD, d->path.rel, d->path.name);
   if (ok)
-    remember_dest (&mem->dest, &d->path);
+    {
+      remember_dest (&mem->dest, &d->path);
+      STATS_ADD (mem->stats, files, 1);
+    }
   return ok;
 }
 
@@ -370,6 +373,8 @@ copy_in_place (struct copy_job *job, char const *src_name,
   struct dest d = { .path = *dst };
   int dst_fd = open_dest (src_name, &d, job, opts, mem, &created, &kept);
   bool ok = kept;
+  if (kept)
+    STATS_ADD (mem->stats, skipped, 1);
   if (0 <= dst_fd)
     ok = fill_dest (job, src_name, &d, dst_fd, created, opts, mem);
   dest_free (&d);
@@ -419,10 +424,15 @@ copy_atomically (struct copy_job *job, char const *src_name,
       if (ok)
         ok = temp_commit (&t, &d.path, d.backup, opts);
       if (ok)
-        remember_dest (&mem->dest, &d.path);
+        {
+          remember_dest (&mem->dest, &d.path);
+          STATS_ADD (mem->stats, files, 1);
+        }
       else if (0 <= fd)
         temp_discard (&t);
     }
+  else if (ok)
+    STATS_ADD (mem->stats, skipped, 1);
   dest_free (&d);
   return ok;
 }
@@ -438,6 +448,7 @@ copy_to_dest (struct copy_job *job, char const *src_name,
 {
   job->clone_memo = dst->fresh ? mem->clone : NULL;
   job->dst_dev = dst->dev;
+  job->stats = mem->stats;
   return (opts->atomic ? copy_atomically : copy_in_place) (job, src_name, dst,
                                                           opts, mem);
 }
@@ -496,7 +507,8 @@ copy_if_absent (char const *src_name, struct dst_path const *dst,
     return ABSENT_FAILED;
   if (!S_ISREG (src_st->st_mode))
     return ABSENT_LOOK;
-  struct copy_job job = { .src_fd = *src_fd, .src_st = src_st };
+  struct copy_job job = { .src_fd = *src_fd, .src_st = src_st,
+                          .stats = mem->stats };
   struct dest d = { .path = *dst };
   bool there = false;
   int dst_fd = create_dest (&d, &job, opts, &there);

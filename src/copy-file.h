@@ -11,11 +11,12 @@
 
 /* What the copies of a run remember across files: the destination
    rules' memory (dest.c) and the clone step's (engine.c), side by side
-   so that neither layer sees the other's.  */
+   so that neither layer sees the other's; and the run's counts.  */
 struct copy_memory
 {
   struct dest_memory dest;
   struct clone_memo *clone;    /* or null: FICLONE is tried each time */
+  struct copy_stats *stats;    /* or null: what was copied, counted */
 };
 
 /* Copy SRC_NAME to DST under OPTS.  Report any failure once, on

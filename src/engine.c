@@ -29,6 +29,7 @@
 #include "ignore-value.h"
 #include "intprops.h"
 #include "minmax.h"
+#include "report.h"
 #include "safe-read.h"
 
 /* glibc 2.41 and 2.42 corrupt copy_file_range requests above 2 GiB, and
@@ -70,6 +71,21 @@ struct ladder
   char *buf;                   /* read/write buffer, made on first use */
   off_t src_reached, dst_reached;  /* where the last span's copy ended */
 };
+
+/* N more bytes reached the destination by STEP (the statistics count
+   them as they go, for the status line), or were left as holes.  */
+static void
+count_moved (struct ladder const *l, enum ladder_step step, off_t n)
+{
+  STATS_ADD (l->job->stats, bytes[step], n);
+  report_status_if_asked (l->job->stats);
+}
+
+static void
+count_holes (struct ladder const *l, off_t n)
+{
+  STATS_ADD (l->job->stats, holes, n);
+}
 
 /* Rule STEP out for this file, for a reason the report keeps as STATE. */
 static void
@@ -140,6 +156,7 @@ clone_whole (struct ladder *l, struct fcopy_options const *opts)
     }
   if (ioctl (dst_fd, FICLONE, src_fd) != 0)
     return clone_failed (l);
+  count_moved (l, LADDER_CLONE, l->job->src_st->st_size);
   return STEP_DONE;
 }
 
@@ -179,6 +196,7 @@ clone_range (struct ladder *l)
                                     .dest_offset = job->dst_off };
   if (ioctl (job->dst_fd, FICLONERANGE, &range) != 0)
     return clone_failed (l);
+  count_moved (l, LADDER_CLONE, job->len);
   return STEP_DONE;
 }
 
@@ -204,7 +222,10 @@ offload_span (struct ladder *l, off_t *src_pos, off_t *dst_pos, off_t end)
       ssize_t n = copy_file_range (l->job->src_fd, src_pos,
                                    l->job->dst_fd, dst_pos, len, 0);
       if (0 < n)
-        continue;
+        {
+          count_moved (l, LADDER_OFFLOAD, n);
+          continue;
+        }
       if (n == 0)
         {
           /* Files in /proc and /sys claim data that only read() gets. */
@@ -270,6 +291,7 @@ drain_pipe (struct ladder *l, size_t len, off_t *dst_pos)
             errno = EIO;        /* a pipe with data cannot be at EOF */
           return false;
         }
+      count_moved (l, LADDER_SPLICE, n);
       len -= n;
     }
   return true;
@@ -325,7 +347,11 @@ write_block (struct ladder *l, char const *buf, size_t len)
 {
   int dst_fd = l->job->dst_fd;
   if (!l->punch_zeros)
-    return full_write (dst_fd, buf, len) == len;
+    {
+      size_t n = full_write (dst_fd, buf, len);
+      count_moved (l, LADDER_RW, n);
+      return n == len;
+    }
 
   static char const zeros[HOLE_BLOCK];
   size_t done = 0;
@@ -346,6 +372,10 @@ write_block (struct ladder *l, char const *buf, size_t len)
       if (zero ? lseek (dst_fd, run, SEEK_CUR) < 0
                : full_write (dst_fd, buf + done, run) != run)
         return false;
+      if (zero)
+        count_holes (l, run);
+      else
+        count_moved (l, LADDER_RW, run);
       done += run;
     }
   return true;
@@ -507,6 +537,7 @@ copy_extents (struct ladder *l, off_t size, off_t *eof)
           return false;
         }
       off_t end = MIN (hole, size);
+      count_holes (l, data - pos);
       if (!copy_span (l, data, data, end))
         return false;
       if (l->src_reached < end)
@@ -519,6 +550,8 @@ copy_extents (struct ladder *l, off_t size, off_t *eof)
   *eof = pos < size ? trailing_hole_end (src_fd, pos, size) : size;
   if (*eof < 0)
     l->report->failure = FAILED_READ;
+  else
+    count_holes (l, *eof - pos);
   return 0 <= *eof;
 }
 

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include "extents.h"
 #include "options.h"
+#include "stats.h"
 
 /* What the clone step learned about a pair of filesystems, kept across
    files: a source device whose files a destination device could not
@@ -29,21 +30,12 @@ struct copy_job
                                   it was opened as engine_truncates says */
   struct clone_memo *clone_memo;  /* or null */
   dev_t dst_dev;               /* the destination's device, with CLONE_MEMO */
+  struct copy_stats *stats;    /* or null: counts the bytes as they move */
 
   /* Range mode: copy LEN bytes from SRC_OFF to DST_OFF, leaving the rest
      of the destination as it is; holes are not looked for.  */
   bool range;
   off_t src_off, dst_off, len;
-};
-
-/* The steps of the ladder, in the order they are tried.  */
-enum ladder_step
-{
-  LADDER_CLONE,                /* FICLONE, or FICLONERANGE in range mode */
-  LADDER_OFFLOAD,              /* copy_file_range */
-  LADDER_SPLICE,               /* splice through a pipe */
-  LADDER_RW,                   /* read and write through a buffer */
-  LADDER_STEPS
 };
 
 /* What became of one step: the answer of one try of it, and what the

@@ -171,7 +171,7 @@ run_dedupe (struct fcopy_options const *opts, struct command const *cmd)
 
   deduper_finish (&d);
   if (opts->stats || opts->verbose)
-    report_dedupe_stats (&d.stats);
+    report_dedupe_stats (&d.stats, opts->stats);
   int status = ok ? dedupe_exit_status (&d.stats) : 2;
   deduper_free (&d);
   return status;
@@ -211,11 +211,16 @@ main (int argc, char **argv)
 
   if (o->dedupe)
     return run_dedupe (o, &cmd);
+  struct copy_stats stats = { 0 };
+  clock_gettime (CLOCK_MONOTONIC, &stats.start);
+  catch_status_signal ();
   struct tree_copy tree;
-  tree_init (&tree, o, cmd.n_files > 1 + !cmd.target_dir);
+  tree_init (&tree, o, cmd.n_files > 1 + !cmd.target_dir, &stats);
   bool ok = visit_operands (&cmd, (struct visitor) { copy_visit,
                                                     copy_if_absent_visit,
                                                     &tree, o });
   tree_free (&tree);
+  if (o->stats)
+    report_copy_stats (&stats, o->stats);
   return ok ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -80,11 +80,11 @@ make_link (char const *src_name, struct dst_path const *dst,
 bool
 link_file (char const *src_name, struct stat const *src_st,
            struct dst_path const *dst, struct fcopy_options const *opts,
-           struct dest_memory const *mem)
+           struct copy_memory const *mem)
 {
   struct dest d = { .path = *dst };
-  decide_dest (&d, src_name, src_st, 0, mem, opts);
-  enum dest_action a = act_on_dest (&d, src_name, mem, opts);
+  decide_dest (&d, src_name, src_st, 0, &mem->dest, opts);
+  enum dest_action a = act_on_dest (&d, src_name, &mem->dest, opts);
   bool ok = a != DEST_FAILED;
   if (dest_has_room (a)
       && (opts->link != LINK_SYMBOLIC
@@ -94,7 +94,10 @@ link_file (char const *src_name, struct stat const *src_st,
         report_verbose (src_name, d.path.name, d.backup);
       ok = make_link (src_name, &d.path, opts);
       if (ok)
-        remember_dest (mem, &d.path);
+        {
+          remember_dest (&mem->dest, &d.path);
+          STATS_ADD (mem->stats, links, 1);
+        }
     }
   dest_free (&d);
   return ok;

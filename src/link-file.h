@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 #include <sys/stat.h>
-#include "dest.h"
+#include "copy-file.h"
 #include "options.h"
 
 /* Make DST a hard (-l) or symbolic (-s) link to SRC_NAME, whose
@@ -13,6 +13,6 @@
    for copy_file).  Report failures; return false.  */
 bool link_file (char const *src_name, struct stat const *src_st,
                 struct dst_path const *dst, struct fcopy_options const *opts,
-                struct dest_memory const *mem);
+                struct copy_memory const *mem);
 
 #endif

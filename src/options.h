@@ -26,6 +26,14 @@ enum sparse_mode
   SPARSE_ALWAYS      /* keep holes and also punch runs of zero blocks */
 };
 
+/* --stats[=FORMAT]: the counts at the end, and in which form.  */
+enum stats_format
+{
+  STATS_NONE,
+  STATS_TEXT,        /* "key: value" lines */
+  STATS_JSON         /* one JSON object (the man page's schema) */
+};
+
 /* -f, -i, -n: what to do about an existing destination; the last of
    them given wins, as in cp.  */
 enum interactive
@@ -103,7 +111,7 @@ struct fcopy_options
   bool recursive;    /* -r: copy directories; with --dedupe, pair trees */
   enum dereference dereference;
   bool one_file_system;         /* -x */
-  bool stats;        /* --stats: the counts at the end */
+  enum stats_format stats;  /* --stats: the counts at the end, on stdout */
   bool null_sep;     /* -0: --pairs-from/--groups-from records end in NUL */
 
   /* Range mode (--src-offset, --dst-offset, --length): one byte range of

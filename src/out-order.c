@@ -188,6 +188,17 @@ out_vprintf (FILE *stream, char const *format, va_list args)
 }
 
 void
+out_now (char const *text)
+{
+  bool locked = atomic_load (&ordering);
+  if (locked)
+    pthread_mutex_lock (&lock);
+  write_out (stderr, text, strlen (text));
+  if (locked)
+    pthread_mutex_unlock (&lock);
+}
+
+void
 out_printf (FILE *stream, char const *format, ...)
 {
   va_list args;

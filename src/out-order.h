@@ -30,6 +30,11 @@ void out_printf (FILE *stream, char const *format, ...)
 void out_vprintf (FILE *stream, char const *format, va_list args)
   _GL_ATTRIBUTE_FORMAT_PRINTF_STANDARD (2, 0);
 
+/* Print TEXT on stderr at once, wherever the calling thread's place
+   is: a line about the whole run (SIGUSR1's status), not about one
+   file.  */
+void out_now (char const *text);
+
 struct out_slot;
 
 /* A place after every place taken so far, for work the walk is about

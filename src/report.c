@@ -9,12 +9,16 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "error.h"
+#include "human.h"
 #include "i18n.h"
 #include "intprops.h"
 #include "out-order.h"
 #include "quote-name.h"
+#include "signals.h"
+#include "xvasprintf.h"
 
 void
 report_omitted_dir (char const *name)
@@ -176,8 +180,18 @@ report_parent_dir (char const *src_name, char const *dst_name)
 }
 
 void
-report_dedupe_stats (struct dedupe_stats const *s)
+report_dedupe_stats (struct dedupe_stats const *s, enum stats_format format)
 {
+  if (format == STATS_JSON)
+    {
+      printf ("{\"mode\": \"dedupe\", \"pairs_examined\": %ju, "
+              "\"deduplicated\": %ju, \"already_shared\": %ju, "
+              "\"differing\": %ju, \"skipped\": %ju, \"failed\": %ju, "
+              "\"bytes_deduplicated\": %ju}\n",
+              s->examined, s->deduped, s->shared, s->differing, s->skipped,
+              s->failed, s->bytes);
+      return;
+    }
   printf ("pairs examined: %ju\n"
           "deduplicated: %ju\n"
           "already shared: %ju\n"
@@ -187,4 +201,98 @@ report_dedupe_stats (struct dedupe_stats const *s)
           "bytes deduplicated: %ju\n",
           s->examined, s->deduped, s->shared, s->differing, s->skipped,
           s->failed, s->bytes);
+}
+
+/* The milliseconds since START, on the clock it was read from.  */
+static uintmax_t
+ms_since (struct timespec start)
+{
+  struct timespec now;
+  clock_gettime (CLOCK_MONOTONIC, &now);
+  return ((now.tv_sec - start.tv_sec) * 1000
+          + (now.tv_nsec - start.tv_nsec) / 1000000);
+}
+
+/* A count of S, read once.  */
+#define COUNT(s, c) \
+  ((uintmax_t) atomic_load_explicit (&(s)->c, memory_order_relaxed))
+
+void
+report_copy_stats (struct copy_stats *s, enum stats_format format)
+{
+  uintmax_t by[LADDER_STEPS], total = 0;
+  for (int i = 0; i < LADDER_STEPS; i++)
+    total += by[i] = COUNT (s, bytes[i]);
+  /* error_message_count counts every message: each failure says one.  */
+  uintmax_t errors = __atomic_load_n (&error_message_count,
+                                      __ATOMIC_RELAXED);
+  /* Seconds with a point whatever LC_NUMERIC says: JSON wants one.  */
+  uintmax_t ms = ms_since (s->start);
+  char const *form = (format == STATS_JSON
+                      ? "{\"mode\": \"copy\", \"files\": %ju, "
+                        "\"directories\": %ju, \"links\": %ju, "
+                        "\"special_files\": %ju, \"skipped\": %ju, "
+                        "\"bytes\": %ju, \"bytes_cloned\": %ju, "
+                        "\"bytes_copy_file_range\": %ju, "
+                        "\"bytes_splice\": %ju, \"bytes_read_write\": %ju, "
+                        "\"bytes_in_holes\": %ju, \"errors\": %ju, "
+                        "\"seconds\": %ju.%03ju}\n"
+                      : _("files: %ju\n"
+                          "directories: %ju\n"
+                          "links: %ju\n"
+                          "special files: %ju\n"
+                          "skipped: %ju\n"
+                          "bytes: %ju\n"
+                          "bytes cloned: %ju\n"
+                          "bytes by copy_file_range: %ju\n"
+                          "bytes by splice: %ju\n"
+                          "bytes by read/write: %ju\n"
+                          "bytes in holes: %ju\n"
+                          "errors: %ju\n"
+                          "seconds: %ju.%03ju\n"));
+  printf (form, COUNT (s, files), COUNT (s, directories), COUNT (s, links),
+          COUNT (s, specials), COUNT (s, skipped), total, by[LADDER_CLONE],
+          by[LADDER_OFFLOAD], by[LADDER_SPLICE], by[LADDER_RW],
+          COUNT (s, holes), errors, ms / 1000, ms % 1000);
+}
+
+/* N bytes in the form of ls -lh, with a space and a unit: "2.9 MiB".  */
+static char const *
+human_bytes (uintmax_t n, char buf[LONGEST_HUMAN_READABLE + 1])
+{
+  return human_readable (n, buf, (human_autoscale | human_base_1024
+                                  | human_SI | human_B
+                                  | human_space_before_unit), 1, 1);
+}
+
+void
+report_status (struct copy_stats *s)
+{
+  uintmax_t total = 0;
+  for (int i = 0; i < LADDER_STEPS; i++)
+    total += COUNT (s, bytes[i]);
+  /* Cloned bytes take no time to move: they count apart, and not in
+     the rate.  */
+  uintmax_t shared = COUNT (s, bytes[LADDER_CLONE]);
+  uintmax_t copied = total - shared;
+  uintmax_t ms = ms_since (s->start);
+  char copied_h[LONGEST_HUMAN_READABLE + 1];
+  char shared_h[LONGEST_HUMAN_READABLE + 1];
+  char rate_h[LONGEST_HUMAN_READABLE + 1];
+  char *line = xasprintf (_("%s: %ju files, %s copied, %s shared, "
+                            "%ju.%ju s, %s/s\n"),
+                          program_invocation_name, COUNT (s, files),
+                          human_bytes (copied, copied_h),
+                          human_bytes (shared, shared_h),
+                          ms / 1000, ms % 1000 / 100,
+                          human_bytes (ms ? copied * 1000 / ms : 0, rate_h));
+  out_now (line);
+  free (line);
+}
+
+void
+report_status_if_asked (struct copy_stats *s)
+{
+  if (s && status_asked ())
+    report_status (s);
 }

@@ -42,8 +42,24 @@ void report_only_in (char const *dir, char const *rel);
 /* -v with --parents: a leading directory made, "SRC -> DST".  */
 void report_parent_dir (char const *src_name, char const *dst_name);
 
-/* --stats (and -v) with --dedupe: the counts, one "key: value" a line. */
-void report_dedupe_stats (struct dedupe_stats const *stats);
+/* --stats (and -v) with --dedupe: the counts, one "key: value" a line,
+   or with FORMAT STATS_JSON one JSON object.  */
+void report_dedupe_stats (struct dedupe_stats const *stats,
+                          enum stats_format format);
+
+/* --stats after a copy: STATS's counts as FORMAT says, on stdout.  The
+   text is one "key: value" a line; the JSON object has the same counts
+   under stable names (the man page's STATISTICS).  */
+void report_copy_stats (struct copy_stats *stats, enum stats_format format);
+
+/* The status line SIGUSR1 asks for: files and bytes copied so far,
+   bytes shared (cloned), the time and the rate, on stderr at once.  */
+void report_status (struct copy_stats *stats);
+
+/* report_status, if STATS is not null and SIGUSR1 came since the last
+   line: called as the copy goes (each piece of data moved, each entry
+   of a tree).  */
+void report_status_if_asked (struct copy_stats *stats);
 
 /* "-r not specified; omitting directory NAME", as cp says it.  */
 void report_omitted_dir (char const *name);

@@ -158,3 +158,29 @@ forget_on_signal (int place)
   /* Closed by a handler: it is removing the name, or has.  */
   atomic_compare_exchange_strong (&places[place].state, &state, PLACE_FREE);
 }
+
+/* The status signal has come and not been answered yet.  */
+static atomic_bool status_pending;
+
+static void
+on_status_signal (int sig _GL_UNUSED)
+{
+  atomic_store (&status_pending, true);
+}
+
+void
+catch_status_signal (void)
+{
+  struct sigaction act = { .sa_handler = on_status_signal,
+                           .sa_flags = SA_RESTART };
+  sigemptyset (&act.sa_mask);
+  sigaction (SIGUSR1, &act, NULL);
+}
+
+bool
+status_asked (void)
+{
+  /* A load first: the exchange, a write, is for the rare case.  */
+  return (atomic_load_explicit (&status_pending, memory_order_relaxed)
+          && atomic_exchange (&status_pending, false));
+}

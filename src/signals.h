@@ -6,11 +6,19 @@
 #define FCOPY_SIGNALS_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Catch the signals (those not ignored when fcopy started), with room
    for the temporaries of THREADS threads.  */
 void catch_signals (size_t threads);
+
+/* SIGUSR1 asks for a status line, as it asks dd: from now on it is
+   noted (its default action would end fcopy), and status_asked tells
+   whether it came since the last call.  SA_RESTART: no call of the copy
+   is cut short by it.  */
+void catch_status_signal (void);
+bool status_asked (void);
 
 /* Hold the signals off in the calling thread, into *OLD, and let them
    come again.  */

@@ -3,7 +3,45 @@
 #ifndef FCOPY_STATS_H
 #define FCOPY_STATS_H
 
+#include <stdatomic.h>
 #include <stdint.h>
+#include <time.h>
+
+/* The steps of the copy ladder (engine.c), in the order they are tried;
+   the statistics count the bytes each moved.  */
+enum ladder_step
+{
+  LADDER_CLONE,                /* FICLONE, or FICLONERANGE in range mode */
+  LADDER_OFFLOAD,              /* copy_file_range */
+  LADDER_SPLICE,               /* splice through a pipe */
+  LADDER_RW,                   /* read and write through a buffer */
+  LADDER_STEPS
+};
+
+/* What a copy run has done so far, for --stats and the status line of
+   SIGUSR1.  The threads of --jobs add to it as they go, so each count
+   is an atomic; a reader sees each count as it was at some moment.  */
+struct copy_stats
+{
+  atomic_uint_least64_t files;        /* regular files copied */
+  atomic_uint_least64_t directories;  /* made, or copied into */
+  atomic_uint_least64_t links;        /* symbolic links copied; links
+                                         made (-l, -s, hard links kept) */
+  atomic_uint_least64_t specials;     /* FIFOs, devices, sockets made */
+  atomic_uint_least64_t skipped;      /* regular files left as they were
+                                         (-n, -u, -i answered no) */
+  atomic_uint_least64_t bytes[LADDER_STEPS];  /* moved by each step,
+                                                 counted as they move */
+  atomic_uint_least64_t holes;        /* bytes left as holes, not written */
+  struct timespec start;              /* CLOCK_MONOTONIC, at the start */
+};
+
+/* Add N to the count *C of STATS, if STATS is not null.  Relaxed: the
+   counts order nothing, they are only read.  */
+#define STATS_ADD(stats, c, n) \
+  ((stats) ? (void) atomic_fetch_add_explicit (&(stats)->c, (n), \
+                                               memory_order_relaxed) \
+   : (void) 0)
 
 /* What became of one pair; the exit status follows cmp (0, 1, 2).  */
 enum pair_outcome

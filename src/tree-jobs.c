@@ -139,10 +139,12 @@ struct worker_memory
 };
 
 static void *
-new_worker_memory (void *walk_mem _GL_UNUSED)
+new_worker_memory (void *walk_mem)
 {
+  struct copy_memory const *walk = walk_mem;
   struct worker_memory *w = xmalloc (sizeof *w);
-  *w = (struct worker_memory) { .mem = { .clone = &w->clone } };
+  *w = (struct worker_memory) { .mem = { .clone = &w->clone,
+                                         .stats = walk->stats } };
   return &w->mem;
 }
 

@@ -77,6 +77,7 @@ copy_symlink (struct walk const *w, FTSENT const *ent,
           else
             {
               remember_dest (&w->t->mem.dest, dst);
+              STATS_ADD (w->t->mem.stats, links, 1);
               ok = metadata_by_name (w, ent, dst, 0);
             }
         }
@@ -103,6 +104,7 @@ copy_special (struct walk const *w, FTSENT const *ent,
       return false;
     }
   remember_dest (&w->t->mem.dest, dst);
+  STATS_ADD (w->t->mem.stats, specials, 1);
   return metadata_by_name (w, ent, dst, mode);
 }
 
@@ -141,6 +143,8 @@ link_to_earlier (struct walk const *w, FTSENT const *ent,
       if (opts->verbose)
         report_verbose (ent->fts_path, d.path.name, d.backup);
       *ok = link_to_copy (dst, first, a == DEST_WRITE_OVER, opts);
+      if (*ok)
+        STATS_ADD (w->t->mem.stats, links, 1);
     }
   dest_free (&d);
   return true;
@@ -256,8 +260,7 @@ copy_nondir (struct walk *w, FTSENT *ent, struct dst_path const *dst)
   bool linked = link_to_earlier (w, ent, dst, &ok);
   if (!linked && opts->link != LINK_NONE)
     {
-      ok = link_file (ent->fts_path, ent->fts_statp, dst, opts,
-                        &w->t->mem.dest);
+      ok = link_file (ent->fts_path, ent->fts_statp, dst, opts, &w->t->mem);
       linked = true;
     }
   /* Only the copy of a regular file reads the source the walk opened.  */

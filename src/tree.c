@@ -41,10 +41,11 @@
 
 void
 tree_init (struct tree_copy *t, struct fcopy_options const *opts,
-           bool many_sources)
+           bool many_sources, struct copy_stats *stats)
 {
   *t = (struct tree_copy) { .opts = opts };
   t->mem.clone = &t->clone;
+  t->mem.stats = stats;
   /* A walk holds a descriptor for each level of the destination it is
      in: let it have as many as the hard limit allows.  */
   struct rlimit r;
@@ -218,6 +219,7 @@ enter_dir (struct walk *w, FTSENT *ent, struct dst_path const *dst)
       if (w->t->opts->verbose)
         report_verbose (ent->fts_level == FTS_ROOTLEVEL ? w->src_root
                         : ent->fts_path, dst->name, NULL);
+      STATS_ADD (w->t->mem.stats, directories, 1);
       return true;
     }
   int mkdir_errno = errno;
@@ -229,7 +231,12 @@ enter_dir (struct walk *w, FTSENT *ent, struct dst_path const *dst)
   if (mkdir_errno == EEXIST && !new_root
       && fstatat (dst->dirfd, dst->rel, &st, at_flags) == 0
       && S_ISDIR (st.st_mode))
-    return hold_dir (w, ent, dst) != NULL;
+    {
+      bool held = hold_dir (w, ent, dst) != NULL;
+      if (held)
+        STATS_ADD (w->t->mem.stats, directories, 1);
+      return held;
+    }
   errno = mkdir_errno;
   if (errno == EEXIST && !new_root)
     error (0, 0, _("cannot overwrite non-directory %s with directory %s"),
@@ -295,6 +302,7 @@ static bool
 copy_entry (struct walk *w, FTS *fts, FTSENT *ent)
 {
   struct fcopy_options const *opts = w->t->opts;
+  report_status_if_asked (w->t->mem.stats);
   if (ent->fts_level == FTS_ROOTLEVEL)
     w->src_root_len = ent->fts_pathlen;
   switch (ent->fts_info)

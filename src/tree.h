@@ -26,10 +26,10 @@ struct tree_copy
                                  before the workers start; 0: never */
 };
 
-/* MANY_SOURCES: several operands go into one directory, where one may
+/* STATS, the run's counts, is added to.  MANY_SOURCES: several operands go into one directory, where one may
    overwrite the copy of another (cp refuses) or repeat it (cp warns). */
 void tree_init (struct tree_copy *t, struct fcopy_options const *opts,
-                bool many_sources);
+                bool many_sources, struct copy_stats *stats);
 void tree_free (struct tree_copy *t);
 
 /* Copy SRC_NAME to DST_NAME without following links that OPTS says not

@@ -69,6 +69,10 @@ Mandatory arguments to long options are mandatory for short options too.\n\
   -i, --interactive            prompt before overwrite (overrides a previous -n\n\
                                   option)\n\
   -H                           follow command-line symbolic links in SOURCE\n\
+      --stats[=FORMAT]         at the end, print on stdout the files,\n\
+                                 directories and links copied, the bytes\n\
+                                 by the step that moved them, the holes and\n\
+                                 errors; FORMAT is text (the default) or json\n\
       --jobs=N                 copy the regular files of a tree, or --dedupe\n\
                                  pairs, in N threads (default auto: one a CPU,\n\
                                  at most 4, from a tree's 64th file or the 2nd\n\
@@ -132,7 +136,7 @@ Deduplication (FIDEDUPERANGE; the kernel compares the bytes):\n\
       --groups-from=FILE       read fdupes/jdupes groups from FILE: the first\n\
                                  file of a group is the source of the others\n\
   -0, --null                   names in FILE end in NUL, as find -print0's\n\
-      --stats                  print counts of pairs and bytes at the end\n\
+      --stats[=FORMAT]         print counts of pairs and bytes at the end\n\
 \n\
 Range mode (copy, --reflink=always clone, or --dedupe of one byte range):\n\
       --src-offset=N           start reading SOURCE at byte N (default 0)\n\

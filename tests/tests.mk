@@ -7,6 +7,7 @@
 
 BATS_FILES = \
   tests/shim.bats \
+  tests/stats.bats \
   tests/cli.bats \
   tests/bytes.bats \
   tests/sparse.bats \
