@@ -225,3 +225,17 @@ print("left", sorted(o))' "$output"
   [[ $(cat err) =~ ^.*fcopy:\ [0-9]\ files,\ [0-9]\ B\ copied,\ 0\ B\ shared, ]] || { cat err; false; }
   diff -r s t
 }
+
+@test "btrfs: --dedupe --stats=json is one JSON object of the pairs' counts" {
+  cd "$BTRFS" && mkdir -p "$BATS_TEST_NUMBER" && cd "$BATS_TEST_NUMBER"
+  head -c 200000 /dev/urandom >a
+  cp --reflink=never a b
+  run --separate-stderr fcopy --dedupe --stats=json a b
+  assert_status 0
+  assert_equal "${#lines[@]}" 1 "lines"
+  run python3 -c '
+import json, sys
+o = json.loads(sys.argv[1])
+print(o["mode"], o["pairs_examined"], o["deduplicated"], o["bytes_deduplicated"])' "$output"
+  assert_equal "$output" "dedupe 1 1 200000" "mode, pairs, deduplicated, bytes"
+}
