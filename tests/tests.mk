@@ -7,6 +7,7 @@
 
 BATS_FILES = \
   tests/shim.bats \
+  tests/completion.bats \
   tests/stats.bats \
   tests/cli.bats \
   tests/bytes.bats \
