@@ -190,7 +190,7 @@ print("left", sorted(o))' "$output"
   head -c 1000 /dev/zero >&7
   local i
   for i in $(seq 100); do
-    [[ $(stat -c %s out 2>/dev/null) == 1000 ]] && break
+    if [[ $(stat -c %s out 2>/dev/null) == 1000 ]]; then break; fi
     sleep 0.1
   done
   assert_equal "$(stat -c %s out)" 1000 "out's size before the signal"
@@ -215,7 +215,7 @@ print("left", sorted(o))' "$output"
     "$FCOPY" -r s t 2>err &
   local pid=$! i
   for i in $(seq 100); do
-    [[ -e $FCOPY_SHIM_STALLED ]] && break
+    if [[ -e $FCOPY_SHIM_STALLED ]]; then break; fi
     sleep 0.1
   done
   [[ -e $FCOPY_SHIM_STALLED ]] || { echo "the stall did not start"; false; }
