@@ -52,6 +52,7 @@ enum
   SPARSE_OPTION,
   SRC_OFFSET_OPTION,
   STATS_OPTION,
+  PROGRESS_OPTION,
   STRIP_TRAILING_SLASHES_OPTION,
   HELP_OPTION,
   VERSION_OPTION
@@ -93,6 +94,7 @@ static struct option const long_options[] =
   {"sparse", required_argument, NULL, SPARSE_OPTION},
   {"src-offset", required_argument, NULL, SRC_OFFSET_OPTION},
   {"stats", optional_argument, NULL, STATS_OPTION},
+  {"progress", optional_argument, NULL, PROGRESS_OPTION},
   {"strip-trailing-slashes", no_argument, NULL,
    STRIP_TRAILING_SLASHES_OPTION},
   {"suffix", required_argument, NULL, 'S'},
@@ -113,6 +115,12 @@ ARGMATCH_VERIFY (reflink_args, reflink_values);
 static char const *const stats_args[] = { "text", "json", NULL };
 static enum stats_format const stats_values[] = { STATS_TEXT, STATS_JSON };
 ARGMATCH_VERIFY (stats_args, stats_values);
+static char const *const progress_args[] = { "auto", "always", "never",
+                                              NULL };
+static enum progress_when const progress_values[] = {
+  PROGRESS_AUTO, PROGRESS_ALWAYS, PROGRESS_NEVER
+};
+ARGMATCH_VERIFY (progress_args, progress_values);
 
 static char const *const sparse_args[] = { "never", "auto", "always", NULL };
 static enum sparse_mode const sparse_values[] =
@@ -358,6 +366,11 @@ parse_fcopy_option (int c, struct fcopy_options *opts, struct command *cmd)
       opts->stats = (optarg ? XARGMATCH ("--stats", optarg, stats_args,
                                          stats_values)
                      : STATS_TEXT);
+      break;
+    case PROGRESS_OPTION:
+      opts->progress = (optarg ? XARGMATCH ("--progress", optarg,
+                                            progress_args, progress_values)
+                        : PROGRESS_AUTO);
       break;
     case SRC_OFFSET_OPTION:
       opts->src_offset = parse_size ("--src-offset", optarg);

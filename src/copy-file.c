@@ -20,6 +20,7 @@
 #include "metadata.h"
 #include "intprops.h"
 #include "minmax.h"
+#include "progress.h"
 #include "quote-name.h"
 #include "range.h"
 #include "reopen.h"
@@ -362,6 +363,16 @@ fill_dest (struct copy_job *job, char const *src_name, struct dest *d,
   return ok;
 }
 
+/* JOB's file is left as it was (-n, -u, -i answered no): for --progress
+   its bytes are done too.  */
+static void
+count_skipped (struct copy_memory const *mem, struct copy_job const *job)
+{
+  STATS_ADD (mem->stats, skipped, 1);
+  if (S_ISREG (job->src_st->st_mode))
+    STATS_ADD (mem->stats, skipped_bytes, job->src_st->st_size);
+}
+
 /* Open the destination and copy JOB (the open source and, in range
    mode, the range) into it, in place.  */
 static bool
@@ -374,7 +385,7 @@ copy_in_place (struct copy_job *job, char const *src_name,
   int dst_fd = open_dest (src_name, &d, job, opts, mem, &created, &kept);
   bool ok = kept;
   if (kept)
-    STATS_ADD (mem->stats, skipped, 1);
+    count_skipped (mem, job);
   if (0 <= dst_fd)
     ok = fill_dest (job, src_name, &d, dst_fd, created, opts, mem);
   dest_free (&d);
@@ -432,7 +443,7 @@ copy_atomically (struct copy_job *job, char const *src_name,
         temp_discard (&t);
     }
   else if (ok)
-    STATS_ADD (mem->stats, skipped, 1);
+    count_skipped (mem, job);
   dest_free (&d);
   return ok;
 }
@@ -449,6 +460,7 @@ copy_to_dest (struct copy_job *job, char const *src_name,
   job->clone_memo = dst->fresh ? mem->clone : NULL;
   job->dst_dev = dst->dev;
   job->stats = mem->stats;
+  progress_name (src_name);
   return (opts->atomic ? copy_atomically : copy_in_place) (job, src_name, dst,
                                                           opts, mem);
 }

@@ -31,6 +31,7 @@
 #include "file-set.h"
 #include "filemode.h"
 #include "i18n.h"
+#include "out-order.h"
 #include "progname.h"
 #include "quote-name.h"
 #include "report.h"
@@ -72,6 +73,7 @@ made_by_operand (struct dest const *d, struct stat const *st,
 static bool
 overwrite_ok (struct dest const *d, struct fcopy_options const *opts)
 {
+  out_hold_status (true);
   bool writable = (S_ISLNK (d->st.st_mode) || geteuid () == 0
                    || faccessat (d->path.dirfd, d->path.rel, W_OK,
                                  AT_EACCESS) == 0);
@@ -90,7 +92,9 @@ overwrite_ok (struct dest const *d, struct fcopy_options const *opts)
                program_name, quoteaf (d->path.name),
                (unsigned long) (d->st.st_mode & 07777), &perms[1]);
     }
-  return yesno ();
+  bool yes = yesno ();
+  out_hold_status (false);
+  return yes;
 }
 
 /* Whether renaming D to its simple backup name would move SRC_NAME

@@ -24,11 +24,14 @@
 #include "i18n.h"
 #include "options.h"
 #include "pairs.h"
+#include "minmax.h"
 #include "plan.h"
+#include "progress.h"
 #include "progname.h"
 #include "quote-name.h"
 #include "report.h"
 #include "same-inode.h"
+#include "scan.h"
 #include "signals.h"
 #include "tree.h"
 
@@ -214,12 +217,23 @@ main (int argc, char **argv)
   struct copy_stats stats = { 0 };
   clock_gettime (CLOCK_MONOTONIC, &stats.start);
   catch_status_signal ();
+  struct scan scan;
+  bool progress = progress_start (o->progress, &stats);
+  /* The sources: the operands but the last, or all with -t.  */
+  if (progress)
+    scan_start (&scan, cmd.file, MAX (1, cmd.n_files - !cmd.target_dir), o,
+                &stats);
   struct tree_copy tree;
   tree_init (&tree, o, cmd.n_files > 1 + !cmd.target_dir, &stats);
   bool ok = visit_operands (&cmd, (struct visitor) { copy_visit,
                                                     copy_if_absent_visit,
                                                     &tree, o });
   tree_free (&tree);
+  if (progress)
+    {
+      scan_finish (&scan);
+      progress_finish ();
+    }
   if (o->stats)
     report_copy_stats (&stats, o->stats);
   return ok ? EXIT_SUCCESS : EXIT_FAILURE;

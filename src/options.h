@@ -34,6 +34,14 @@ enum stats_format
   STATS_JSON         /* one JSON object (the man page's schema) */
 };
 
+/* --progress[=WHEN]: a status line while the copy runs.  */
+enum progress_when
+{
+  PROGRESS_NEVER,
+  PROGRESS_AUTO,     /* while stderr is a terminal */
+  PROGRESS_ALWAYS    /* and, to a log, a plain line every few seconds */
+};
+
 /* -f, -i, -n: what to do about an existing destination; the last of
    them given wins, as in cp.  */
 enum interactive
@@ -112,6 +120,7 @@ struct fcopy_options
   enum dereference dereference;
   bool one_file_system;         /* -x */
   enum stats_format stats;  /* --stats: the counts at the end, on stdout */
+  enum progress_when progress;  /* --progress */
   bool null_sep;     /* -0: --pairs-from/--groups-from records end in NUL */
 
   /* Range mode (--src-offset, --dst-offset, --length): one byte range of

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "error.h"
 #include "xalloc.h"
@@ -47,14 +48,35 @@ static size_t n_places;
    walk's, then) prints straight out, without the lock.  */
 static atomic_bool ordering;
 
+/* --progress's status line on a terminal (stderr): whether it is on the
+   screen now, whether it may be drawn (not while -i asks), and whether
+   stdout is that terminal too.  Once a line is drawn, every write takes
+   the lock, so that the line is erased before anything else goes out. */
+static atomic_bool status_used;
+static bool status_shown, status_held;
+static int stdout_tty = -1;
+
 /* The calling thread's place; null for the walk's.  */
 static _Thread_local struct out_slot *current;
+
+/* Take the status line off the screen: the cursor to the start of its
+   line, and the line cleared (ECMA-48 CR, EL).  Call with the lock held,
+   or before any thread but the walk's runs.  */
+static void
+erase_status (void)
+{
+  fputs ("\r\33[K", stderr);
+  fflush (stderr);
+  status_shown = false;
+}
 
 /* Write N bytes of TEXT to STREAM, as error() and printf would: a
    message on stderr after what is already on stdout.  */
 static void
 write_out (FILE *stream, char const *text, size_t n)
 {
+  if (status_shown && (stream == stderr || stdout_tty))
+    erase_status ();
   if (stream == stderr)
     fflush (stdout);
   fwrite (text, 1, n, stream);
@@ -160,8 +182,9 @@ walk_place (void)
 void
 out_vprintf (FILE *stream, char const *format, va_list args)
 {
-  /* No place handed out yet: straight out, as printf would.  */
-  if (!atomic_load (&ordering))
+  /* No place handed out yet, no status line: straight out, as printf
+     would.  */
+  if (!atomic_load (&ordering) && !atomic_load (&status_used))
     {
       if (stream == stderr)
         fflush (stdout);
@@ -190,7 +213,7 @@ out_vprintf (FILE *stream, char const *format, va_list args)
 void
 out_now (char const *text)
 {
-  bool locked = atomic_load (&ordering);
+  bool locked = atomic_load (&ordering) || atomic_load (&status_used);
   if (locked)
     pthread_mutex_lock (&lock);
   write_out (stderr, text, strlen (text));
@@ -205,6 +228,47 @@ out_printf (FILE *stream, char const *format, ...)
   va_start (args, format);
   out_vprintf (stream, format, args);
   va_end (args);
+}
+
+void
+out_status (char const *line)
+{
+  atomic_store (&status_used, true);
+  pthread_mutex_lock (&lock);
+  if (stdout_tty < 0)
+    stdout_tty = isatty (STDOUT_FILENO);
+  if (!status_held)
+    {
+      fflush (stdout);
+      fprintf (stderr, "\r%s\33[K", line);
+      fflush (stderr);
+      status_shown = true;
+    }
+  pthread_mutex_unlock (&lock);
+}
+
+void
+out_status_end (char const *summary)
+{
+  pthread_mutex_lock (&lock);
+  if (status_shown)
+    erase_status ();
+  status_held = true;
+  pthread_mutex_unlock (&lock);
+  if (summary)
+    out_now (summary);
+}
+
+void
+out_hold_status (bool hold)
+{
+  if (!atomic_load (&status_used))
+    return;
+  pthread_mutex_lock (&lock);
+  if (hold && status_shown)
+    erase_status ();
+  status_held = hold;
+  pthread_mutex_unlock (&lock);
 }
 
 struct out_slot *

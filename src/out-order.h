@@ -20,6 +20,7 @@
 #define FCOPY_OUT_ORDER_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 /* Print FORMAT to STREAM, stdout or stderr, at the calling thread's
@@ -34,6 +35,20 @@ void out_vprintf (FILE *stream, char const *format, va_list args)
    is: a line about the whole run (SIGUSR1's status), not about one
    file.  */
 void out_now (char const *text);
+
+/* --progress on a terminal: draw LINE, the status line, on stderr in
+   place of the one before.  Whatever is printed next, on stderr or on
+   stdout when it is a terminal too, first erases it; the next call
+   draws it again.  */
+void out_status (char const *line);
+
+/* The status line is done with: erase it, draw it no more, and print
+   SUMMARY (or nothing, if null) on stderr.  */
+void out_status_end (char const *summary);
+
+/* -i's question: erase the status line and draw none while HOLD, as the
+   user reads and answers; then draw it again.  */
+void out_hold_status (bool hold);
 
 struct out_slot;
 

@@ -203,26 +203,12 @@ report_dedupe_stats (struct dedupe_stats const *s, enum stats_format format)
           s->failed, s->bytes);
 }
 
-/* The milliseconds since START, on the clock it was read from.  */
-static uintmax_t
-ms_since (struct timespec start)
-{
-  struct timespec now;
-  clock_gettime (CLOCK_MONOTONIC, &now);
-  return ((now.tv_sec - start.tv_sec) * 1000
-          + (now.tv_nsec - start.tv_nsec) / 1000000);
-}
-
-/* A count of S, read once.  */
-#define COUNT(s, c) \
-  ((uintmax_t) atomic_load_explicit (&(s)->c, memory_order_relaxed))
-
 void
 report_copy_stats (struct copy_stats *s, enum stats_format format)
 {
-  uintmax_t by[LADDER_STEPS], total = 0;
+  uintmax_t by[LADDER_STEPS], total = stats_moved (s);
   for (int i = 0; i < LADDER_STEPS; i++)
-    total += by[i] = COUNT (s, bytes[i]);
+    by[i] = STATS_GET (s, bytes[i]);
   /* error_message_count counts every message: each failure says one.  */
   uintmax_t errors = __atomic_load_n (&error_message_count,
                                       __ATOMIC_RELAXED);
@@ -250,14 +236,14 @@ report_copy_stats (struct copy_stats *s, enum stats_format format)
                           "bytes in holes: %ju\n"
                           "errors: %ju\n"
                           "seconds: %ju.%03ju\n"));
-  printf (form, COUNT (s, files), COUNT (s, directories), COUNT (s, links),
-          COUNT (s, specials), COUNT (s, skipped), total, by[LADDER_CLONE],
+  printf (form, STATS_GET (s, files), STATS_GET (s, directories),
+          STATS_GET (s, links), STATS_GET (s, specials),
+          STATS_GET (s, skipped), total, by[LADDER_CLONE],
           by[LADDER_OFFLOAD], by[LADDER_SPLICE], by[LADDER_RW],
-          COUNT (s, holes), errors, ms / 1000, ms % 1000);
+          STATS_GET (s, holes), errors, ms / 1000, ms % 1000);
 }
 
-/* N bytes in the form of ls -lh, with a space and a unit: "2.9 MiB".  */
-static char const *
+char const *
 human_bytes (uintmax_t n, char buf[LONGEST_HUMAN_READABLE + 1])
 {
   return human_readable (n, buf, (human_autoscale | human_base_1024
@@ -268,12 +254,10 @@ human_bytes (uintmax_t n, char buf[LONGEST_HUMAN_READABLE + 1])
 void
 report_status (struct copy_stats *s)
 {
-  uintmax_t total = 0;
-  for (int i = 0; i < LADDER_STEPS; i++)
-    total += COUNT (s, bytes[i]);
+  uintmax_t total = stats_moved (s);
   /* Cloned bytes take no time to move: they count apart, and not in
      the rate.  */
-  uintmax_t shared = COUNT (s, bytes[LADDER_CLONE]);
+  uintmax_t shared = STATS_GET (s, bytes[LADDER_CLONE]);
   uintmax_t copied = total - shared;
   uintmax_t ms = ms_since (s->start);
   char copied_h[LONGEST_HUMAN_READABLE + 1];
@@ -281,7 +265,7 @@ report_status (struct copy_stats *s)
   char rate_h[LONGEST_HUMAN_READABLE + 1];
   char *line = xasprintf (_("%s: %ju files, %s copied, %s shared, "
                             "%ju.%ju s, %s/s\n"),
-                          program_invocation_name, COUNT (s, files),
+                          program_invocation_name, STATS_GET (s, files),
                           human_bytes (copied, copied_h),
                           human_bytes (shared, shared_h),
                           ms / 1000, ms % 1000 / 100,

@@ -6,6 +6,7 @@
 #define FCOPY_REPORT_H
 
 #include <stdint.h>
+#include "human.h"
 #include "stats.h"
 #include "engine.h"
 
@@ -60,6 +61,10 @@ void report_status (struct copy_stats *stats);
    line: called as the copy goes (each piece of data moved, each entry
    of a tree).  */
 void report_status_if_asked (struct copy_stats *stats);
+
+/* N bytes in the form of ls -lh, with a space and a unit: "2.9 MiB",
+   in BUF.  */
+char const *human_bytes (uintmax_t n, char buf[LONGEST_HUMAN_READABLE + 1]);
 
 /* "-r not specified; omitting directory NAME", as cp says it.  */
 void report_omitted_dir (char const *name);

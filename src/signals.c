@@ -159,28 +159,55 @@ forget_on_signal (int place)
   atomic_compare_exchange_strong (&places[place].state, &state, PLACE_FREE);
 }
 
-/* The status signal has come and not been answered yet.  */
-static atomic_bool status_pending;
+/* The status signal (SIGUSR1), and the terminal's new size (SIGWINCH),
+   have come and not been answered yet.  */
+static atomic_bool status_pending, resize_pending;
 
 static void
-on_status_signal (int sig _GL_UNUSED)
+on_flag_signal (int sig)
 {
-  atomic_store (&status_pending, true);
+  atomic_store (sig == SIGUSR1 ? &status_pending : &resize_pending, true);
+}
+
+/* Note SIG in its flag from now on.  */
+static void
+catch_flag_signal (int sig)
+{
+  struct sigaction act = { .sa_handler = on_flag_signal,
+                           .sa_flags = SA_RESTART };
+  sigemptyset (&act.sa_mask);
+  sigaction (sig, &act, NULL);
+}
+
+/* Whether *FLAG's signal came since the last call.  A load first: the
+   exchange, a write, is for the rare case.  */
+static bool
+flag_taken (atomic_bool *flag)
+{
+  return (atomic_load_explicit (flag, memory_order_relaxed)
+          && atomic_exchange (flag, false));
 }
 
 void
 catch_status_signal (void)
 {
-  struct sigaction act = { .sa_handler = on_status_signal,
-                           .sa_flags = SA_RESTART };
-  sigemptyset (&act.sa_mask);
-  sigaction (SIGUSR1, &act, NULL);
+  catch_flag_signal (SIGUSR1);
 }
 
 bool
 status_asked (void)
 {
-  /* A load first: the exchange, a write, is for the rare case.  */
-  return (atomic_load_explicit (&status_pending, memory_order_relaxed)
-          && atomic_exchange (&status_pending, false));
+  return flag_taken (&status_pending);
+}
+
+void
+catch_resize_signal (void)
+{
+  catch_flag_signal (SIGWINCH);
+}
+
+bool
+resize_seen (void)
+{
+  return flag_taken (&resize_pending);
 }

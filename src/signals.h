@@ -20,6 +20,12 @@ void catch_signals (size_t threads);
 void catch_status_signal (void);
 bool status_asked (void);
 
+/* SIGWINCH says the terminal's size changed (--progress reads it
+   again): from now on it is noted, and resize_seen tells whether it
+   came since the last call.  */
+void catch_resize_signal (void);
+bool resize_seen (void);
+
 /* Hold the signals off in the calling thread, into *OLD, and let them
    come again.  */
 void block_signals (sigset_t *old);

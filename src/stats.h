@@ -4,6 +4,7 @@
 #define FCOPY_STATS_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -33,7 +34,13 @@ struct copy_stats
   atomic_uint_least64_t bytes[LADDER_STEPS];  /* moved by each step,
                                                  counted as they move */
   atomic_uint_least64_t holes;        /* bytes left as holes, not written */
+  atomic_uint_least64_t skipped_bytes;  /* the sizes of the files skipped */
   struct timespec start;              /* CLOCK_MONOTONIC, at the start */
+
+  /* --progress: what the scan beside the copy found so far (scan.c), and
+     whether it is complete.  */
+  atomic_uint_least64_t total_files, total_bytes;
+  atomic_bool scanned;
 };
 
 /* Add N to the count *C of STATS, if STATS is not null.  Relaxed: the
@@ -42,6 +49,30 @@ struct copy_stats
   ((stats) ? (void) atomic_fetch_add_explicit (&(stats)->c, (n), \
                                                memory_order_relaxed) \
    : (void) 0)
+
+/* Count C of STATS, read once.  */
+#define STATS_GET(stats, c) \
+  ((uintmax_t) atomic_load_explicit (&(stats)->c, memory_order_relaxed))
+
+/* The bytes STATS counts as moved, by all steps.  */
+static inline uintmax_t
+stats_moved (struct copy_stats *stats)
+{
+  uintmax_t total = 0;
+  for (int i = 0; i < LADDER_STEPS; i++)
+    total += STATS_GET (stats, bytes[i]);
+  return total;
+}
+
+/* The milliseconds since START, on CLOCK_MONOTONIC.  */
+static inline uintmax_t
+ms_since (struct timespec start)
+{
+  struct timespec now;
+  clock_gettime (CLOCK_MONOTONIC, &now);
+  return ((now.tv_sec - start.tv_sec) * 1000
+          + (now.tv_nsec - start.tv_nsec) / 1000000);
+}
 
 /* What became of one pair; the exit status follows cmp (0, 1, 2).  */
 enum pair_outcome

@@ -395,11 +395,9 @@ inside_itself (char const *src_name, char const *dst_name)
   return inside;
 }
 
-bool
-copy_tree (struct tree_copy *t, char const *src_name, char const *dst_name,
-           bool new_dst)
+int
+tree_fts_flags (struct fcopy_options const *opts)
 {
-  struct fcopy_options const *opts = t->opts;
   /* FTS_DEFER_STAT: fts then sorts a directory's entries by their
      d_ino, as cp reads them, and only then stats each (following a
      link with -L), so the order is cp's under -L as well.  FTS_NOSTAT:
@@ -411,6 +409,15 @@ copy_tree (struct tree_copy *t, char const *src_name, char const *dst_name,
             ? FTS_PHYSICAL | FTS_COMFOLLOW : FTS_PHYSICAL);
   if (opts->one_file_system)
     flags |= FTS_XDEV;
+  return flags;
+}
+
+bool
+copy_tree (struct tree_copy *t, char const *src_name, char const *dst_name,
+           bool new_dst)
+{
+  struct fcopy_options const *opts = t->opts;
+  int flags = tree_fts_flags (opts);
 
   struct stat src_st, dst_st;
   if (opts->recursive && stat (src_name, &src_st) == 0

@@ -32,6 +32,9 @@ void tree_init (struct tree_copy *t, struct fcopy_options const *opts,
                 bool many_sources, struct copy_stats *stats);
 void tree_free (struct tree_copy *t);
 
+/* The flags of fts_open for a walk by OPTS's rules.  */
+int tree_fts_flags (struct fcopy_options const *opts);
+
 /* Copy SRC_NAME to DST_NAME without following links that OPTS says not
    to follow, recursing into directories with -r.  NEW_DST: DST_NAME's
    directory was just made, so a directory there is not merged with but

@@ -73,6 +73,11 @@ Mandatory arguments to long options are mandatory for short options too.\n\
                                  directories and links copied, the bytes\n\
                                  by the step that moved them, the holes and\n\
                                  errors; FORMAT is text (the default) or json\n\
+      --progress[=WHEN]        show bytes and files done, the rate, the time\n\
+                                 left and the file being copied on one line\n\
+                                 of stderr, and a summary at the end; WHEN is\n\
+                                 auto (the default: if stderr is a terminal),\n\
+                                 always (a line every 5 s to a log), never\n\
       --jobs=N                 copy the regular files of a tree, or --dedupe\n\
                                  pairs, in N threads (default auto: one a CPU,\n\
                                  at most 4, from a tree's 64th file or the 2nd\n\

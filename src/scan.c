@@ -1,0 +1,93 @@
+/* scan.c -- --progress's totals (scan.h).
+
+   The walk follows the copy's rules (tree_fts_flags), but stats every
+   entry: the copy's walk learns a file's size only when it opens it.
+   Errors are not reported here: the copy meets the same ones and says
+   so.  */
+
+#include <config.h>
+#include "scan.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fts_.h"
+#include "inode-set.h"
+#include "tree.h"
+#include "xalloc.h"
+
+/* Count the file of status ST, unless LINKS has seen it by another
+   name.  */
+static void
+count_file (struct scan *s, struct inode_set *links, struct stat const *st)
+{
+  if (links && 1 < st->st_nlink)
+    {
+      if (inode_set_find (links, st))
+        return;
+      inode_set_add (links, st, "");
+    }
+  STATS_ADD (s->stats, total_files, 1);
+  STATS_ADD (s->stats, total_bytes, st->st_size);
+}
+
+/* Count the regular files under the operands, in one walk; false if
+   it could not start or was stopped.  */
+static bool
+scan_tree (struct scan *s, struct inode_set *links)
+{
+  /* Not FTS_NOSTAT: the sizes are what is wanted.  */
+  FTS *fts = fts_open (s->sources, tree_fts_flags (s->opts) & ~FTS_NOSTAT,
+                       NULL);
+  if (!fts)
+    return false;
+  FTSENT *ent = NULL;
+  while (!atomic_load_explicit (&s->stop, memory_order_relaxed)
+         && (ent = fts_read (fts)) != NULL)
+    if (ent->fts_info == FTS_F)
+      count_file (s, links, ent->fts_statp);
+    else if (ent->fts_info == FTS_D && !s->opts->recursive)
+      fts_set (fts, ent, FTS_SKIP);
+  /* What it says is the copy's to say.  */
+  (void) !fts_close (fts);
+  return !ent;
+}
+
+static void *
+run (void *arg)
+{
+  struct scan *s = arg;
+  struct inode_set *links = (s->opts->preserve_links ? inode_set_new ()
+                             : NULL);
+  bool complete = scan_tree (s, links);
+  if (links)
+    inode_set_free (links);
+  /* Else the totals stay lower bounds.  */
+  if (complete)
+    atomic_store (&s->stats->scanned, true);
+  return NULL;
+}
+
+void
+scan_start (struct scan *s, char *const *sources, int n_sources,
+            struct fcopy_options const *opts, struct copy_stats *stats)
+{
+  *s = (struct scan) { .opts = opts, .stats = stats };
+  s->sources = xnmalloc (n_sources + 1, sizeof *s->sources);
+  memcpy (s->sources, sources, n_sources * sizeof *sources);
+  s->sources[n_sources] = NULL;
+  s->started = pthread_create (&s->thread, NULL, run, s) == 0;
+}
+
+void
+scan_finish (struct scan *s)
+{
+  if (s->started)
+    {
+      atomic_store (&s->stop, true);
+      pthread_join (s->thread, NULL);
+    }
+  free (s->sources);
+}
