@@ -23,6 +23,7 @@
 #include "i18n.h"
 #include "intprops.h"
 #include "minmax.h"
+#include "progress.h"
 #include "quote-name.h"
 #include "range.h"
 #include "reopen.h"
@@ -125,9 +126,10 @@ put_bufs (struct deduper *d, struct compare_bufs *b)
 }
 
 bool
-deduper_init (struct deduper *d, struct fcopy_options const *opts)
+deduper_init (struct deduper *d, struct fcopy_options const *opts,
+              struct copy_stats *live)
 {
-  *d = (struct deduper) { .opts = opts, .n_bufs = 1 };
+  *d = (struct deduper) { .opts = opts, .n_bufs = 1, .live = live };
   pthread_mutex_init (&d->lock, NULL);
   pthread_cond_init (&d->bufs_free, NULL);
   if (1 < opts->jobs)
@@ -193,6 +195,8 @@ compare_chunk (struct pair const *p, struct span const *sp, off_t pos,
                quoteaf (i ? p->dst_name : p->src_name));
         return PAIR_FAILED;
       }
+  STATS_ADD (p->live, compared, len);
+  report_status_if_asked (p->live);
   if (memcmp (p->buf[0], p->buf[1], len) == 0)
     return PAIR_DEDUPED;
   error (0, 0, _("%s and %s differ"), quoteaf_n (0, p->src_name),
@@ -445,6 +449,7 @@ share_pair (struct pair *p, struct span const *sp)
         }
       pos += done;
       p->bytes += done;
+      STATS_ADD (p->live, deduped, done);
     }
   return PAIR_DEDUPED;
 }
@@ -576,7 +581,9 @@ dedupe_pair_now (struct deduper *d, char const *src_name,
 {
   struct compare_bufs *b = take_bufs (d);
   struct pair p = { .src_name = src_name, .dst_name = dst_name,
-                    .src_fd = -1, .dst_fd = -1, .buf = b->buf };
+                    .src_fd = -1, .dst_fd = -1, .buf = b->buf,
+                    .live = d->live };
+  progress_name (src_name);
   struct stat src_st, dst_st;
   enum pair_outcome r = PAIR_FAILED;
 
@@ -602,6 +609,7 @@ dedupe_pair_now (struct deduper *d, char const *src_name,
   count (&d->stats, r);
   d->stats.bytes += p.bytes;
   pthread_mutex_unlock (&d->lock);
+  STATS_ADD (d->live, pairs, 1);
   if (d->opts->verbose)
     report_dedupe_pair (src_name, dst_name, r, p.bytes);
 }

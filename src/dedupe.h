@@ -25,6 +25,7 @@ struct pair
   bool dst_rw;       /* DST had to be reopened for writing */
   char **buf;        /* the compare buffers of the thread */
   uintmax_t bytes;   /* bytes_deduped, summed */
+  struct copy_stats *live;  /* or null: counts for --progress, SIGUSR1 */
 };
 
 /* The state kept across pairs: the counts, the pair to read ahead, and
@@ -33,6 +34,7 @@ struct deduper
 {
   struct fcopy_options const *opts;
   struct dedupe_stats stats;            /* under LOCK while threads run */
+  struct copy_stats *live;              /* or null: counts as pairs go */
   pthread_mutex_t lock;
   struct compare_bufs *spare;           /* under LOCK */
   size_t n_bufs;                        /* sets made, under LOCK */
@@ -43,7 +45,9 @@ struct deduper
                                 time before the threads start; 0: never */
 };
 
-bool deduper_init (struct deduper *d, struct fcopy_options const *opts);
+/* LIVE, or null, gets counts as the pairs go (stats.h).  */
+bool deduper_init (struct deduper *d, struct fcopy_options const *opts,
+                   struct copy_stats *live);
 
 /* Wait for the pairs handed to threads: then the counts are complete.  */
 void deduper_finish (struct deduper *d);

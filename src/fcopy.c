@@ -154,10 +154,11 @@ dedupe_visit (void *deduper, char const *src_name, char const *dst_name,
 
 /* --dedupe: find the pairs, deduplicate them, exit as cmp does.  */
 static int
-run_dedupe (struct fcopy_options const *opts, struct command const *cmd)
+run_dedupe (struct fcopy_options const *opts, struct command const *cmd,
+            struct copy_stats *live)
 {
   struct deduper d;
-  if (!deduper_init (&d, opts))
+  if (!deduper_init (&d, opts, live))
     error (exit_failure, errno, _("cannot allocate compare buffers"));
 
   bool ok;
@@ -173,6 +174,7 @@ run_dedupe (struct fcopy_options const *opts, struct command const *cmd)
     ok = visit_operands (cmd, (struct visitor) { dedupe_visit, NULL, &d, opts });
 
   deduper_finish (&d);
+  progress_finish ();
   if (opts->stats || opts->verbose)
     report_dedupe_stats (&d.stats, opts->stats);
   int status = ok ? dedupe_exit_status (&d.stats) : 2;
@@ -212,11 +214,15 @@ main (int argc, char **argv)
   if (o->atomic)
     catch_signals (o->jobs + 1);   /* the walk's thread and each worker */
 
-  if (o->dedupe)
-    return run_dedupe (o, &cmd);
-  struct copy_stats stats = { 0 };
+  struct copy_stats stats = { .dedupe = o->dedupe };
   clock_gettime (CLOCK_MONOTONIC, &stats.start);
   catch_status_signal ();
+  if (o->dedupe)
+    {
+      /* No totals: the pairs are found as they go.  */
+      progress_start (o->progress, &stats);
+      return run_dedupe (o, &cmd, &stats);
+    }
   struct scan scan;
   bool progress = progress_start (o->progress, &stats);
   /* The sources: the operands but the last, or all with -t.  */

@@ -162,11 +162,29 @@ terminal_width (void)
   return 80;
 }
 
-/* Bytes copied, not cloned: what the rate is of.  */
+/* Bytes copied, not cloned, or with --dedupe compared: what the rate
+   is of.  */
 static uintmax_t
 copied_bytes (struct copy_stats *s)
 {
+  if (s->dedupe)
+    return STATS_GET (s, compared);
   return stats_moved (s) - STATS_GET (s, bytes[LADDER_CLONE]);
+}
+
+/* --dedupe's counts, into BUF.  */
+static void
+format_dedupe_counts (char *buf, size_t size, uintmax_t rate)
+{
+  struct copy_stats *s = p.stats;
+  char h_compared[LONGEST_HUMAN_READABLE + 1];
+  char h_rate[LONGEST_HUMAN_READABLE + 1];
+  char h_shared[LONGEST_HUMAN_READABLE + 1];
+  snprintf (buf, size, _("%ju pairs, %s compared, %s/s, %s shared"),
+            STATS_GET (s, pairs), human_bytes (STATS_GET (s, compared),
+                                               h_compared),
+            human_bytes (rate, h_rate),
+            human_bytes (STATS_GET (s, deduped), h_shared));
 }
 
 /* Note the moment MS in the window; return the rate over the window, in
@@ -231,7 +249,7 @@ format_counts (char *buf, size_t size, uintmax_t rate)
 static void
 format_line (char *buf, size_t size, uintmax_t rate, int width)
 {
-  format_counts (buf, size, rate);
+  (p.stats->dedupe ? format_dedupe_counts : format_counts) (buf, size, rate);
   int room = width ? width - columns (buf) - 2 : INT_MAX;
   char const *ellipsis = p.utf8 ? "\u2026" : "...";
   int ellipsis_cols = p.utf8 ? 1 : 3;
@@ -263,6 +281,15 @@ format_summary (void)
   uintmax_t shared = STATS_GET (s, bytes[LADDER_CLONE]);
   char h_bytes[LONGEST_HUMAN_READABLE + 1], h_rate[LONGEST_HUMAN_READABLE + 1];
   char h_shared[LONGEST_HUMAN_READABLE + 1];
+  if (s->dedupe)
+    return xasprintf (_("%s: %ju pairs, %s compared in %ju.%ju s, %s/s, "
+                        "%s shared\n"),
+                      program_invocation_name, STATS_GET (s, pairs),
+                      human_bytes (STATS_GET (s, compared), h_bytes),
+                      ms / 1000, ms % 1000 / 100,
+                      human_bytes (ms ? copied_bytes (s) * 1000 / ms : 0,
+                                   h_rate),
+                      human_bytes (STATS_GET (s, deduped), h_shared));
   return xasprintf (_("%s: %ju files, %s in %ju.%ju s, %s/s%s%s%s\n"),
                     program_invocation_name, STATS_GET (s, files),
                     human_bytes (stats_moved (s), h_bytes),

@@ -254,22 +254,30 @@ human_bytes (uintmax_t n, char buf[LONGEST_HUMAN_READABLE + 1])
 void
 report_status (struct copy_stats *s)
 {
-  uintmax_t total = stats_moved (s);
   /* Cloned bytes take no time to move: they count apart, and not in
-     the rate.  */
+     the rate.  With --dedupe the rate is of the bytes compared.  */
   uintmax_t shared = STATS_GET (s, bytes[LADDER_CLONE]);
-  uintmax_t copied = total - shared;
+  uintmax_t done = stats_moved (s) - shared, items = STATS_GET (s, files);
+  if (s->dedupe)
+    {
+      shared = STATS_GET (s, deduped);
+      done = STATS_GET (s, compared);
+      items = STATS_GET (s, pairs);
+    }
   uintmax_t ms = ms_since (s->start);
-  char copied_h[LONGEST_HUMAN_READABLE + 1];
+  char done_h[LONGEST_HUMAN_READABLE + 1];
   char shared_h[LONGEST_HUMAN_READABLE + 1];
   char rate_h[LONGEST_HUMAN_READABLE + 1];
-  char *line = xasprintf (_("%s: %ju files, %s copied, %s shared, "
-                            "%ju.%ju s, %s/s\n"),
-                          program_invocation_name, STATS_GET (s, files),
-                          human_bytes (copied, copied_h),
+  char *line = xasprintf ((s->dedupe
+                           ? _("%s: %ju pairs, %s compared, %s shared, "
+                               "%ju.%ju s, %s/s\n")
+                           : _("%s: %ju files, %s copied, %s shared, "
+                               "%ju.%ju s, %s/s\n")),
+                          program_invocation_name, items,
+                          human_bytes (done, done_h),
                           human_bytes (shared, shared_h),
                           ms / 1000, ms % 1000 / 100,
-                          human_bytes (ms ? copied * 1000 / ms : 0, rate_h));
+                          human_bytes (ms ? done * 1000 / ms : 0, rate_h));
   out_now (line);
   free (line);
 }

@@ -13,11 +13,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "fts_.h"
 #include "inode-set.h"
 #include "tree.h"
 #include "xalloc.h"
+
+/* When the walk starts: progress.c's first line is drawn at 1 s.  */
+enum { SCAN_DELAY_MS = 1000 };
 
 /* Count the file of status ST, unless LINKS has seen it by another
    name.  */
@@ -66,6 +70,14 @@ run (void *arg)
      a warm tmpfs, shows "of >=N" for longer instead of going slower.  */
   struct sched_param idle = { 0 };
   pthread_setschedparam (pthread_self (), SCHED_IDLE, &idle);
+  /* Nothing is shown before a second has passed (progress.c), and a
+     copy done sooner needs no totals: it pays nothing for them.  */
+  for (int i = 0; i < SCAN_DELAY_MS / 50; i++)
+    {
+      if (atomic_load (&s->stop))
+        return NULL;
+      nanosleep (&(struct timespec) { 0, 50 * 1000000L }, NULL);
+    }
   struct inode_set *links = (s->opts->preserve_links ? inode_set_new ()
                              : NULL);
   bool complete = scan_tree (s, links);

@@ -19,8 +19,8 @@ enum ladder_step
   LADDER_STEPS
 };
 
-/* What a copy run has done so far, for --stats and the status line of
-   SIGUSR1.  The threads of --jobs add to it as they go, so each count
+/* What a copy run has done so far, for --stats, --progress and the
+   status line of SIGUSR1.  The threads of --jobs add to it as they go, so each count
    is an atomic; a reader sees each count as it was at some moment.  */
 struct copy_stats
 {
@@ -41,6 +41,11 @@ struct copy_stats
      whether it is complete.  */
   atomic_uint_least64_t total_files, total_bytes;
   atomic_bool scanned;
+
+  /* --dedupe (the counts above stay 0): pairs done, bytes compared in
+     user space, bytes shared by FIDEDUPERANGE, as the pairs go.  */
+  bool dedupe;
+  atomic_uint_least64_t pairs, compared, deduped;
 };
 
 /* Add N to the count *C of STATS, if STATS is not null.  Relaxed: the
