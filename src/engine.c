@@ -70,7 +70,33 @@ struct ladder
   size_t pipe_size;
   char *buf;                   /* read/write buffer, made on first use */
   off_t src_reached, dst_reached;  /* where the last span's copy ended */
+  off_t src_at, dst_at;        /* the descriptors' file positions */
+  bool by_position;            /* copy_file_range and splice may move
+                                  data at the file positions */
 };
+
+/* The offset to give a call that moves data at *POS of a descriptor
+   whose file position is AT: none where the two agree, so that the
+   kernel moves the position as the copy goes (tools that watch a copy,
+   progress(1) and pv -d, read it in /proc/PID/fdinfo); else POS, which
+   the kernel advances instead, and the position stays.  */
+static off_t *
+offset_arg (struct ladder const *l, off_t *pos, off_t at)
+{
+  return l->by_position && at == *pos ? NULL : pos;
+}
+
+/* N bytes moved by a call given ARG, offset_arg's answer for *POS: if
+   the kernel moved the file position *AT, *POS follows it.  */
+static void
+advance (off_t *pos, off_t *at, off_t const *arg, ssize_t n)
+{
+  if (!arg)
+    {
+      *pos += n;
+      *at += n;
+    }
+}
 
 /* N more bytes reached the destination by STEP (the statistics count
    them as they go, for the status line), or were left as holes.  */
@@ -210,8 +236,8 @@ leave_only_rw (struct ladder *l, enum ladder_step step)
 }
 
 /* Step 2: copy_file_range from *SRC_POS up to END.  The kernel advances
-   both offsets by what it moved, so a partial return needs no arithmetic
-   here, and the file positions of the descriptors stay untouched.  */
+   the file positions or the offsets given (offset_arg) by what it moved,
+   so a partial return needs no arithmetic but advance's.  */
 static enum step_state
 offload_span (struct ladder *l, off_t *src_pos, off_t *dst_pos, off_t end)
 {
@@ -219,10 +245,14 @@ offload_span (struct ladder *l, off_t *src_pos, off_t *dst_pos, off_t end)
   while (*src_pos < end)
     {
       size_t len = MIN (end - *src_pos, RANGE_CHUNK_MAX);
-      ssize_t n = copy_file_range (l->job->src_fd, src_pos,
-                                   l->job->dst_fd, dst_pos, len, 0);
+      off_t *src_arg = offset_arg (l, src_pos, l->src_at);
+      off_t *dst_arg = offset_arg (l, dst_pos, l->dst_at);
+      ssize_t n = copy_file_range (l->job->src_fd, src_arg,
+                                   l->job->dst_fd, dst_arg, len, 0);
       if (0 < n)
         {
+          advance (src_pos, &l->src_at, src_arg, n);
+          advance (dst_pos, &l->dst_at, dst_arg, n);
           count_moved (l, LADDER_OFFLOAD, n);
           continue;
         }
@@ -281,7 +311,8 @@ drain_pipe (struct ladder *l, size_t len, off_t *dst_pos)
 {
   while (0 < len)
     {
-      ssize_t n = splice (l->pipe_fd[0], NULL, l->job->dst_fd, dst_pos,
+      off_t *dst_arg = offset_arg (l, dst_pos, l->dst_at);
+      ssize_t n = splice (l->pipe_fd[0], NULL, l->job->dst_fd, dst_arg,
                           len, SPLICE_F_MOVE);
       if (n < 0 && errno == EINTR)
         continue;
@@ -291,6 +322,7 @@ drain_pipe (struct ladder *l, size_t len, off_t *dst_pos)
             errno = EIO;        /* a pipe with data cannot be at EOF */
           return false;
         }
+      advance (dst_pos, &l->dst_at, dst_arg, n);
       count_moved (l, LADDER_SPLICE, n);
       len -= n;
     }
@@ -312,8 +344,11 @@ splice_span (struct ladder *l, off_t *src_pos, off_t *dst_pos, off_t end)
   while (*src_pos < end)
     {
       size_t len = MIN (end - *src_pos, l->pipe_size);
-      ssize_t n = splice (l->job->src_fd, src_pos, l->pipe_fd[1], NULL,
+      off_t *src_arg = offset_arg (l, src_pos, l->src_at);
+      ssize_t n = splice (l->job->src_fd, src_arg, l->pipe_fd[1], NULL,
                           len, SPLICE_F_MOVE);
+      if (0 < n)
+        advance (src_pos, &l->src_at, src_arg, n);
       if (n == 0)
         return *src_pos == src_start ? STEP_UNSUPPORTED : STEP_DONE;
       if (n < 0 && errno == EINTR)
@@ -393,11 +428,10 @@ rw_span (struct ladder *l, off_t *src_pos, off_t *dst_pos, off_t end)
       if (!l->buf)
         return STEP_FAILED;
     }
-  /* Earlier steps used explicit offsets and SEEK_DATA moved the source's
-     position; read and write use the descriptors' own positions.  */
-  bool moved = l->seeking;
-  if (((*src_pos || moved) && lseek (src_fd, *src_pos, SEEK_SET) < 0)
-      || ((*dst_pos || moved) && lseek (dst_fd, *dst_pos, SEEK_SET) < 0))
+  /* Earlier steps may have used explicit offsets, and SEEK_DATA moved
+     the source's position; read and write use the descriptors' own.  */
+  if ((l->src_at != *src_pos && lseek (src_fd, *src_pos, SEEK_SET) < 0)
+      || (l->dst_at != *dst_pos && lseek (dst_fd, *dst_pos, SEEK_SET) < 0))
     {
       l->report->failure = FAILED_READ;
       return STEP_FAILED;
@@ -419,6 +453,8 @@ rw_span (struct ladder *l, off_t *src_pos, off_t *dst_pos, off_t end)
         }
       *src_pos += n;
       *dst_pos += n;
+      l->src_at = *src_pos;
+      l->dst_at = *dst_pos;
     }
   return STEP_DONE;
 }
@@ -531,6 +567,7 @@ copy_extents (struct ladder *l, off_t size, off_t *eof)
       if (data < 0 && errno == ENXIO)
         break;                  /* only a hole is left */
       off_t hole = data < 0 ? -1 : lseek (src_fd, data, SEEK_HOLE);
+      l->src_at = hole;         /* where the two lseeks left it */
       if (hole < 0)
         {
           l->report->failure = FAILED_READ;
@@ -700,7 +737,13 @@ copy_data (struct copy_job const *job, struct fcopy_options const *opts,
            struct copy_report *report)
 {
   *report = (struct copy_report) { 0 };
-  struct ladder l = { .job = job, .report = report, .pipe_fd = { -1, -1 } };
+  /* The descriptors were just opened, or the destination truncated: at
+     offset 0.  Only where both are regular files, and the destination
+     is new (so not a FIFO or a device, where splice would then work
+     where it did not with an offset), may data go by their positions.  */
+  struct ladder l = { .job = job, .report = report, .pipe_fd = { -1, -1 },
+                      .by_position = (S_ISREG (job->src_st->st_mode)
+                                      && job->dst_new) };
   plan_ladder (&l, opts);
 
   bool ok;
