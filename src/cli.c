@@ -66,7 +66,7 @@ static struct option const long_options[] =
   {"backup", optional_argument, NULL, 'b'},
   {"context", optional_argument, NULL, 'Z'},
   {"copy-contents", no_argument, NULL, COPY_CONTENTS_OPTION},
-  {"debug", no_argument, NULL, DEBUG_OPTION},
+  {"debug", optional_argument, NULL, DEBUG_OPTION},
   {"dedupe", no_argument, NULL, DEDUPE_OPTION},
   {"dereference", no_argument, NULL, 'L'},
   {"dst-offset", required_argument, NULL, DST_OFFSET_OPTION},
@@ -115,6 +115,9 @@ ARGMATCH_VERIFY (reflink_args, reflink_values);
 static char const *const stats_args[] = { "text", "json", NULL };
 static enum stats_format const stats_values[] = { STATS_TEXT, STATS_JSON };
 ARGMATCH_VERIFY (stats_args, stats_values);
+static char const *const debug_args[] = { "text", "json", NULL };
+static bool const debug_values[] = { false, true };  /* JSON? */
+ARGMATCH_VERIFY (debug_args, debug_values);
 static char const *const progress_args[] = { "auto", "always", "never",
                                               NULL };
 static enum progress_when const progress_values[] = {
@@ -357,7 +360,11 @@ parse_fcopy_option (int c, struct fcopy_options *opts, struct command *cmd)
     case '0': opts->null_sep = true; break;
     case ATOMIC_OPTION: opts->atomic = true; break;
     case FSYNC_OPTION: opts->fsync = true; break;
-    case DEBUG_OPTION: opts->debug = true; break;
+    case DEBUG_OPTION:
+      opts->debug = true;
+      opts->debug_json = (optarg && XARGMATCH ("--debug", optarg, debug_args,
+                                               debug_values));
+      break;
     case DEDUPE_OPTION: opts->dedupe = true; break;
     case GROUPS_FROM_OPTION: set_list (cmd, optarg, true); break;
     case JOBS_OPTION: opts->jobs = parse_jobs (optarg); break;

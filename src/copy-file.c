@@ -326,7 +326,9 @@ copy_into (struct copy_job *job, char const *src_name,
      two extent maps; for two whole files only (a range is a part).  */
   if (opts->debug && ok && !job->range && !opts->attributes_only)
     report->shared = extents_share_fact (job->src_fd, dst_fd);
-  if (opts->debug)
+  if (opts->debug_json)
+    report_debug_json (src_name, dst->name, report, ok);
+  else if (opts->debug)
     report_debug (src_name, dst->name, report);
   return ok;
 }

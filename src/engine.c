@@ -103,6 +103,7 @@ advance (off_t *pos, off_t *at, off_t const *arg, ssize_t n)
 static void
 count_moved (struct ladder const *l, enum ladder_step step, off_t n)
 {
+  l->report->bytes[step] += n;
   STATS_ADD (l->job->stats, bytes[step], n);
   report_status_if_asked (l->job->stats);
 }
@@ -110,6 +111,7 @@ count_moved (struct ladder const *l, enum ladder_step step, off_t n)
 static void
 count_holes (struct ladder const *l, off_t n)
 {
+  l->report->bytes_in_holes += n;
   STATS_ADD (l->job->stats, holes, n);
 }
 

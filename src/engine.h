@@ -8,6 +8,7 @@
 #define FCOPY_ENGINE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/stat.h>
 #include "extents.h"
 #include "options.h"
@@ -81,6 +82,8 @@ struct copy_report
   enum hole_method holes;
   enum copy_failure failure;
   enum share_fact shared;       /* filled for --debug by the caller */
+  uintmax_t bytes[LADDER_STEPS];  /* moved by each step */
+  uintmax_t bytes_in_holes;     /* left as holes */
 };
 
 /* Whether an existing destination is to be opened with O_TRUNC for a

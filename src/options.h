@@ -82,6 +82,7 @@ struct fcopy_options
   enum reflink_mode reflink;
   enum sparse_mode sparse;
   bool debug;        /* --debug: one line per file about the ladder */
+  bool debug_json;   /* --debug=json: one JSON object per file instead */
   bool verbose;      /* -v: "'a' -> 'b'" per file */
   bool force;        /* -f: unlink a dst that cannot be opened, retry */
   enum interactive interactive;

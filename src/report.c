@@ -15,6 +15,7 @@
 #include "human.h"
 #include "i18n.h"
 #include "intprops.h"
+#include "json.h"
 #include "out-order.h"
 #include "quote-name.h"
 #include "signals.h"
@@ -147,6 +148,47 @@ report_debug (char const *src_name, char const *dst_name,
               step_word (r->step[LADDER_SPLICE]),
               step_word (r->step[LADDER_RW]),
               share_word (r->shared));
+}
+
+/* The JSON name of each step, and of the step that moved the data.  */
+static char const *const step_names[LADDER_STEPS] = {
+  [LADDER_CLONE] = "clone", [LADDER_OFFLOAD] = "copy_file_range",
+  [LADDER_SPLICE] = "splice", [LADDER_RW] = "read_write"
+};
+
+void
+report_debug_json (char const *src_name, char const *dst_name,
+                   struct copy_report const *r, bool ok)
+{
+  char const *mechanism = "none";
+  uintmax_t total = 0;
+  for (int i = LADDER_STEPS - 1; 0 <= i; i--)
+    {
+      total += r->bytes[i];
+      if (r->step[i] == STEP_DONE)
+        mechanism = step_names[i];
+    }
+  char const *shared = (r->shared == SHARE_YES ? "true"
+                        : r->shared == SHARE_NO ? "false" : "null");
+  char *src = json_string (src_name), *dst = json_string (dst_name);
+  out_printf (stdout,
+              "{\"source\": %s, \"destination\": %s, \"ok\": %s, "
+              "\"mechanism\": \"%s\", \"bytes\": %ju, "
+              "\"bytes_cloned\": %ju, \"bytes_copy_file_range\": %ju, "
+              "\"bytes_splice\": %ju, \"bytes_read_write\": %ju, "
+              "\"bytes_in_holes\": %ju, \"clone\": \"%s\", "
+              "\"copy_file_range\": \"%s\", \"splice\": \"%s\", "
+              "\"read_write\": \"%s\", \"sparse_detection\": \"%s\", "
+              "\"extents_shared\": %s}\n",
+              src, dst, ok ? "true" : "false", mechanism, total,
+              r->bytes[LADDER_CLONE], r->bytes[LADDER_OFFLOAD],
+              r->bytes[LADDER_SPLICE], r->bytes[LADDER_RW],
+              r->bytes_in_holes, step_word (r->step[LADDER_CLONE]),
+              step_word (r->step[LADDER_OFFLOAD]),
+              step_word (r->step[LADDER_SPLICE]),
+              step_word (r->step[LADDER_RW]), cp_sparse_word (r), shared);
+  free (src);
+  free (dst);
 }
 
 void

@@ -33,6 +33,14 @@ void report_removed (char const *name);
 void report_debug (char const *src_name, char const *dst_name,
                    struct copy_report const *report);
 
+/* --debug=json: REPORT as one JSON object on a line: the names, whether
+   the copy succeeded, the step that moved the data ("mechanism"), the
+   bytes by step and in holes, each step's word, the sparse detection,
+   and whether FIEMAP proved the extents shared (true, false, null).
+   The man page's DEBUG OUTPUT gives the schema.  */
+void report_debug_json (char const *src_name, char const *dst_name,
+                        struct copy_report const *report, bool ok);
+
 /* -v with --dedupe: "'SRC' -> 'DST': WHAT", and the BYTES deduplicated. */
 void report_dedupe_pair (char const *src_name, char const *dst_name,
                          enum pair_outcome result, uintmax_t bytes);

@@ -59,10 +59,12 @@ Mandatory arguments to long options are mandatory for short options too.\n\
   -b                           like --backup but does not accept an argument\n\
       --copy-contents          copy contents of special files when recursive\n\
   -d                           same as --no-dereference --preserve=links\n\
-      --debug                  explain how each file was copied: the lines\n\
+      --debug[=FORMAT]         explain how each file was copied: the lines\n\
                                  of cp 9.2 and later (-v's, then copy\n\
                                  offload, reflink, sparse detection), then\n\
-                                 splice, read/write and extents shared\n\
+                                 splice, read/write and extents shared;\n\
+                                 FORMAT is text (the default) or json (an\n\
+                                 object a line per file)\n\
   -f, --force                  if an existing destination file cannot be\n\
                                  opened, remove it and try again (this option\n\
                                  is ignored when the -n option is also used)\n\
