@@ -71,8 +71,8 @@ struct ladder
   char *buf;                   /* read/write buffer, made on first use */
   off_t src_reached, dst_reached;  /* where the last span's copy ended */
   off_t src_at, dst_at;        /* the descriptors' file positions */
-  bool by_position;            /* copy_file_range and splice may move
-                                  data at the file positions */
+  bool offload_at_position;    /* copy_file_range and splice may move */
+  bool splice_at_position;     /* data at the file positions */
 };
 
 /* The offset to give a call that moves data at *POS of a descriptor
@@ -81,9 +81,9 @@ struct ladder
    progress(1) and pv -d, read it in /proc/PID/fdinfo); else POS, which
    the kernel advances instead, and the position stays.  */
 static off_t *
-offset_arg (struct ladder const *l, off_t *pos, off_t at)
+offset_arg (bool may, off_t *pos, off_t at)
 {
-  return l->by_position && at == *pos ? NULL : pos;
+  return may && at == *pos ? NULL : pos;
 }
 
 /* N bytes moved by a call given ARG, offset_arg's answer for *POS: if
@@ -247,8 +247,10 @@ offload_span (struct ladder *l, off_t *src_pos, off_t *dst_pos, off_t end)
   while (*src_pos < end)
     {
       size_t len = MIN (end - *src_pos, RANGE_CHUNK_MAX);
-      off_t *src_arg = offset_arg (l, src_pos, l->src_at);
-      off_t *dst_arg = offset_arg (l, dst_pos, l->dst_at);
+      off_t *src_arg = offset_arg (l->offload_at_position, src_pos,
+                                   l->src_at);
+      off_t *dst_arg = offset_arg (l->offload_at_position, dst_pos,
+                                   l->dst_at);
       ssize_t n = copy_file_range (l->job->src_fd, src_arg,
                                    l->job->dst_fd, dst_arg, len, 0);
       if (0 < n)
@@ -313,7 +315,8 @@ drain_pipe (struct ladder *l, size_t len, off_t *dst_pos)
 {
   while (0 < len)
     {
-      off_t *dst_arg = offset_arg (l, dst_pos, l->dst_at);
+      off_t *dst_arg = offset_arg (l->splice_at_position, dst_pos,
+                                   l->dst_at);
       ssize_t n = splice (l->pipe_fd[0], NULL, l->job->dst_fd, dst_arg,
                           len, SPLICE_F_MOVE);
       if (n < 0 && errno == EINTR)
@@ -346,7 +349,8 @@ splice_span (struct ladder *l, off_t *src_pos, off_t *dst_pos, off_t end)
   while (*src_pos < end)
     {
       size_t len = MIN (end - *src_pos, l->pipe_size);
-      off_t *src_arg = offset_arg (l, src_pos, l->src_at);
+      off_t *src_arg = offset_arg (l->splice_at_position, src_pos,
+                                   l->src_at);
       ssize_t n = splice (l->job->src_fd, src_arg, l->pipe_fd[1], NULL,
                           len, SPLICE_F_MOVE);
       if (0 < n)
@@ -740,12 +744,14 @@ copy_data (struct copy_job const *job, struct fcopy_options const *opts,
 {
   *report = (struct copy_report) { 0 };
   /* The descriptors were just opened, or the destination truncated: at
-     offset 0.  Only where both are regular files, and the destination
-     is new (so not a FIFO or a device, where splice would then work
-     where it did not with an offset), may data go by their positions.  */
+     offset 0.  copy_file_range wants two regular files whatever the
+     offsets (EINVAL), but splice takes a FIFO or a device without one:
+     only into a new destination, which is a regular file, may it go by
+     the positions, or it would work where it did not with an offset.  */
+  bool regular = S_ISREG (job->src_st->st_mode);
   struct ladder l = { .job = job, .report = report, .pipe_fd = { -1, -1 },
-                      .by_position = (S_ISREG (job->src_st->st_mode)
-                                      && job->dst_new) };
+                      .offload_at_position = regular,
+                      .splice_at_position = regular && job->dst_new };
   plan_ladder (&l, opts);
 
   bool ok;

@@ -231,6 +231,12 @@ out_printf (FILE *stream, char const *format, ...)
 }
 
 void
+out_status_expect (void)
+{
+  atomic_store (&status_used, true);
+}
+
+void
 out_status (char const *line)
 {
   atomic_store (&status_used, true);

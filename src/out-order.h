@@ -36,6 +36,10 @@ void out_vprintf (FILE *stream, char const *format, va_list args)
    file.  */
 void out_now (char const *text);
 
+/* A status line will be drawn: from now on every write takes the lock,
+   so that none is under way when the first line is.  */
+void out_status_expect (void);
+
 /* --progress on a terminal: draw LINE, the status line, on stderr in
    place of the one before.  Whatever is printed next, on stderr or on
    stdout when it is a terminal too, first erases it; the next call

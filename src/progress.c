@@ -371,6 +371,7 @@ progress_start (enum progress_when when, struct copy_stats *stats)
   p.utf8 = strcmp (nl_langinfo (CODESET), "UTF-8") == 0;
   if (p.tty)
     {
+      out_status_expect ();
       catch_resize_signal ();
       p.width = terminal_width ();
     }

@@ -21,7 +21,7 @@
 #include "xalloc.h"
 
 /* When the walk starts: progress.c's first line is drawn at 1 s.  */
-enum { SCAN_DELAY_MS = 1000 };
+enum { SCAN_DELAY_S = 1 };
 
 /* Count the file of status ST, unless LINKS has seen it by another
    name.  */
@@ -72,12 +72,16 @@ run (void *arg)
   pthread_setschedparam (pthread_self (), SCHED_IDLE, &idle);
   /* Nothing is shown before a second has passed (progress.c), and a
      copy done sooner needs no totals: it pays nothing for them.  */
-  for (int i = 0; i < SCAN_DELAY_MS / 50; i++)
-    {
-      if (atomic_load (&s->stop))
-        return NULL;
-      nanosleep (&(struct timespec) { 0, 50 * 1000000L }, NULL);
-    }
+  struct timespec at;
+  clock_gettime (CLOCK_MONOTONIC, &at);
+  at.tv_sec += SCAN_DELAY_S;
+  pthread_mutex_lock (&s->lock);
+  while (!atomic_load (&s->stop)
+         && pthread_cond_timedwait (&s->wake, &s->lock, &at) != ETIMEDOUT)
+    continue;
+  pthread_mutex_unlock (&s->lock);
+  if (atomic_load (&s->stop))
+    return NULL;
   struct inode_set *links = (s->opts->preserve_links ? inode_set_new ()
                              : NULL);
   bool complete = scan_tree (s, links);
@@ -93,7 +97,14 @@ void
 scan_start (struct scan *s, char *const *sources, int n_sources,
             struct fcopy_options const *opts, struct copy_stats *stats)
 {
-  *s = (struct scan) { .opts = opts, .stats = stats };
+  *s = (struct scan) { .opts = opts, .stats = stats,
+                       .lock = PTHREAD_MUTEX_INITIALIZER };
+  /* The delay is on the monotonic clock.  */
+  pthread_condattr_t attr;
+  pthread_condattr_init (&attr);
+  pthread_condattr_setclock (&attr, CLOCK_MONOTONIC);
+  pthread_cond_init (&s->wake, &attr);
+  pthread_condattr_destroy (&attr);
   s->sources = xnmalloc (n_sources + 1, sizeof *s->sources);
   memcpy (s->sources, sources, n_sources * sizeof *sources);
   s->sources[n_sources] = NULL;
@@ -105,8 +116,12 @@ scan_finish (struct scan *s)
 {
   if (s->started)
     {
+      pthread_mutex_lock (&s->lock);
       atomic_store (&s->stop, true);
+      pthread_cond_signal (&s->wake);
+      pthread_mutex_unlock (&s->lock);
       pthread_join (s->thread, NULL);
     }
+  pthread_cond_destroy (&s->wake);
   free (s->sources);
 }

@@ -17,7 +17,9 @@ struct scan
   struct copy_stats *stats;
   pthread_t thread;
   bool started;
-  atomic_bool stop;
+  atomic_bool stop;             /* the copy is over */
+  pthread_mutex_t lock;         /* for WAKE: the stop comes at once */
+  pthread_cond_t wake;
 };
 
 /* Start counting the N_SOURCES operands SOURCES as OPTS would copy them

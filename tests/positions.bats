@@ -59,6 +59,12 @@ positions_at_stall ()
     'copy_file_range:1:short=1048576,copy_file_range:2:stall=3' 1048576
 }
 
+@test "copy_file_range moves the positions of an existing destination too" {
+  echo old >dst
+  positions_at_stall \
+    'copy_file_range:1:short=1048576,copy_file_range:2:stall=3' 1048576
+}
+
 @test "splice moves the positions as it goes" {
   # No copy_file_range: splice in, splice out 64 KiB, then a wait.
   positions_at_stall \
