@@ -20,8 +20,9 @@
 #include "tree.h"
 #include "xalloc.h"
 
-/* When the walk starts: progress.c's first line is drawn at 1 s.  */
-enum { SCAN_DELAY_S = 1 };
+/* When the walk starts: half a second before progress.c draws its first
+   line, so that a small tree's totals are complete by then.  */
+enum { SCAN_DELAY_MS = 500 };
 
 /* Count the file of status ST, unless LINKS has seen it by another
    name.  */
@@ -71,10 +72,15 @@ run (void *arg)
   struct sched_param idle = { 0 };
   pthread_setschedparam (pthread_self (), SCHED_IDLE, &idle);
   /* Nothing is shown before a second has passed (progress.c), and a
-     copy done sooner needs no totals: it pays nothing for them.  */
+     copy done within half of it pays nothing for totals.  */
   struct timespec at;
   clock_gettime (CLOCK_MONOTONIC, &at);
-  at.tv_sec += SCAN_DELAY_S;
+  at.tv_nsec += SCAN_DELAY_MS * 1000000L;
+  if (1000000000L <= at.tv_nsec)
+    {
+      at.tv_sec++;
+      at.tv_nsec -= 1000000000L;
+    }
   pthread_mutex_lock (&s->lock);
   while (!atomic_load (&s->stop)
          && pthread_cond_timedwait (&s->wake, &s->lock, &at) != ETIMEDOUT)

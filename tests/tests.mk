@@ -9,6 +9,7 @@ BATS_FILES = \
   tests/shim.bats \
   tests/completion.bats \
   tests/stats.bats \
+  tests/progress.bats \
   tests/debug-json.bats \
   tests/positions.bats \
   tests/dedupe-progress.bats \
