@@ -50,9 +50,9 @@ struct sample
   uintmax_t ms, copied;
 };
 
-/* The one status line of the run: a singleton, as the terminal is.  Only
-   its thread uses it, but the name, which the copying threads set under
-   NAME_LOCK.  */
+/* The status line of the run, "the bar": a singleton, as the terminal
+   is.  Only its thread uses it, but the name, which the copying threads
+   set under NAME_LOCK.  */
 static struct
 {
   struct copy_stats *stats;
@@ -69,8 +69,8 @@ static struct
   pthread_mutex_t name_lock;
   char name[NAME_KEPT];
   bool name_cut;        /* the name's start was left out */
-} p = { .lock = PTHREAD_MUTEX_INITIALIZER,
-        .name_lock = PTHREAD_MUTEX_INITIALIZER };
+} bar = { .lock = PTHREAD_MUTEX_INITIALIZER,
+          .name_lock = PTHREAD_MUTEX_INITIALIZER };
 
 static atomic_bool running;
 
@@ -84,10 +84,10 @@ progress_name (char const *name)
   /* Not from the middle of a UTF-8 character.  */
   while (from != name && (*from & 0xC0) == 0x80)
     from++;
-  pthread_mutex_lock (&p.name_lock);
-  p.name_cut = from != name;
-  strcpy (p.name, from);
-  pthread_mutex_unlock (&p.name_lock);
+  pthread_mutex_lock (&bar.name_lock);
+  bar.name_cut = from != name;
+  strcpy (bar.name, from);
+  pthread_mutex_unlock (&bar.name_lock);
 }
 
 /* The length in bytes of the character at S (LEN bytes left), into *COLS
@@ -176,7 +176,7 @@ copied_bytes (struct copy_stats *s)
 static void
 format_dedupe_counts (char *buf, size_t size, uintmax_t rate)
 {
-  struct copy_stats *s = p.stats;
+  struct copy_stats *s = bar.stats;
   char h_compared[LONGEST_HUMAN_READABLE + 1];
   char h_rate[LONGEST_HUMAN_READABLE + 1];
   char h_shared[LONGEST_HUMAN_READABLE + 1];
@@ -192,11 +192,11 @@ format_dedupe_counts (char *buf, size_t size, uintmax_t rate)
 static uintmax_t
 sample_rate (uintmax_t ms)
 {
-  struct sample now = { ms, copied_bytes (p.stats) };
-  struct sample *slot = &p.window[p.ticks % WINDOW];
-  struct sample then = p.ticks < WINDOW ? (struct sample) { 0, 0 } : *slot;
+  struct sample now = { ms, copied_bytes (bar.stats) };
+  struct sample *slot = &bar.window[bar.ticks % WINDOW];
+  struct sample then = bar.ticks < WINDOW ? (struct sample) { 0, 0 } : *slot;
   *slot = now;
-  p.ticks++;
+  bar.ticks++;
   uintmax_t span = now.ms - then.ms;
   return span ? (now.copied - then.copied) * 1000 / span : 0;
 }
@@ -216,7 +216,7 @@ clock_time (uintmax_t s, char buf[32])
 static void
 format_counts (char *buf, size_t size, uintmax_t rate)
 {
-  struct copy_stats *s = p.stats;
+  struct copy_stats *s = bar.stats;
   uintmax_t shared = STATS_GET (s, bytes[LADDER_CLONE]);
   uintmax_t done = (stats_moved (s) + STATS_GET (s, holes)
                     + STATS_GET (s, skipped_bytes));
@@ -225,9 +225,10 @@ format_counts (char *buf, size_t size, uintmax_t rate)
   /* The scan may be behind the copy, and files may grow.  */
   uintmax_t total = MAX (STATS_GET (s, total_bytes), done);
   uintmax_t total_files = MAX (STATS_GET (s, total_files), files);
-  char const *bound = known ? "" : p.utf8 ? "\u2265" : ">=";
+  char const *bound = known ? "" : bar.utf8 ? "\u2265" : ">=";
   char h_done[LONGEST_HUMAN_READABLE + 1], h_total[LONGEST_HUMAN_READABLE + 1];
-  char h_rate[LONGEST_HUMAN_READABLE + 1], h_shared[LONGEST_HUMAN_READABLE + 1];
+  char h_rate[LONGEST_HUMAN_READABLE + 1];
+  char h_shared[LONGEST_HUMAN_READABLE + 1];
   char eta[32];
   size_t n = 0;
   if (known && total)
@@ -249,14 +250,14 @@ format_counts (char *buf, size_t size, uintmax_t rate)
 static void
 format_line (char *buf, size_t size, uintmax_t rate, int width)
 {
-  (p.stats->dedupe ? format_dedupe_counts : format_counts) (buf, size, rate);
+  (bar.stats->dedupe ? format_dedupe_counts : format_counts) (buf, size, rate);
   int room = width ? width - columns (buf) - 2 : INT_MAX;
-  char const *ellipsis = p.utf8 ? "\u2026" : "...";
-  int ellipsis_cols = p.utf8 ? 1 : 3;
-  pthread_mutex_lock (&p.name_lock);
-  char const *name = *p.name ? quotef (p.name) : NULL;
-  bool cut = p.name_cut;
-  pthread_mutex_unlock (&p.name_lock);
+  char const *ellipsis = bar.utf8 ? "\u2026" : "...";
+  int ellipsis_cols = bar.utf8 ? 1 : 3;
+  pthread_mutex_lock (&bar.name_lock);
+  char const *name = *bar.name ? quotef (bar.name) : NULL;
+  bool cut = bar.name_cut;
+  pthread_mutex_unlock (&bar.name_lock);
   if (name && ellipsis_cols + 4 <= room)
     {
       char const *tail = name;
@@ -276,7 +277,7 @@ format_line (char *buf, size_t size, uintmax_t rate, int width)
 static char *
 format_summary (void)
 {
-  struct copy_stats *s = p.stats;
+  struct copy_stats *s = bar.stats;
   uintmax_t ms = ms_since (s->start);
   uintmax_t shared = STATS_GET (s, bytes[LADDER_CLONE]);
   char h_bytes[LONGEST_HUMAN_READABLE + 1], h_rate[LONGEST_HUMAN_READABLE + 1];
@@ -308,18 +309,18 @@ tick (uintmax_t ms, uintmax_t *next_log)
 {
   uintmax_t rate = sample_rate (ms);
   char line[LINE_MAX_BYTES];
-  if (p.tty)
+  if (bar.tty)
     {
       if (resize_seen ())
-        p.width = terminal_width ();
+        bar.width = terminal_width ();
       if (ms < FIRST_MS)
         return;
       /* One column short: a character in the last column would make
          some terminals wrap the line, and \r then goes to the wrong
          line.  */
-      format_line (line, sizeof line, rate, p.width - 1);
+      format_line (line, sizeof line, rate, bar.width - 1);
       out_status (line);
-      p.drawn = true;
+      bar.drawn = true;
     }
   else if (*next_log <= ms)
     {
@@ -338,8 +339,8 @@ run (void *arg _GL_UNUSED)
   uintmax_t next_log = LOG_MS;
   struct timespec at;
   clock_gettime (CLOCK_MONOTONIC, &at);
-  pthread_mutex_lock (&p.lock);
-  while (!p.stop)
+  pthread_mutex_lock (&bar.lock);
+  while (!bar.stop)
     {
       at.tv_nsec += TICK_MS * 1000000L;
       if (1000000000L <= at.tv_nsec)
@@ -347,16 +348,17 @@ run (void *arg _GL_UNUSED)
           at.tv_sec++;
           at.tv_nsec -= 1000000000L;
         }
-      while (!p.stop
-             && pthread_cond_timedwait (&p.wake, &p.lock, &at) != ETIMEDOUT)
+      while (!bar.stop
+             && (pthread_cond_timedwait (&bar.wake, &bar.lock, &at)
+                 != ETIMEDOUT))
         continue;
-      if (p.stop)
+      if (bar.stop)
         break;
-      pthread_mutex_unlock (&p.lock);
-      tick (ms_since (p.stats->start), &next_log);
-      pthread_mutex_lock (&p.lock);
+      pthread_mutex_unlock (&bar.lock);
+      tick (ms_since (bar.stats->start), &next_log);
+      pthread_mutex_lock (&bar.lock);
     }
-  pthread_mutex_unlock (&p.lock);
+  pthread_mutex_unlock (&bar.lock);
   quote_name_free ();
   return NULL;
 }
@@ -364,24 +366,24 @@ run (void *arg _GL_UNUSED)
 bool
 progress_start (enum progress_when when, struct copy_stats *stats)
 {
-  p.tty = isatty (STDERR_FILENO);
-  if (when == PROGRESS_NEVER || (when == PROGRESS_AUTO && !p.tty))
+  bar.tty = isatty (STDERR_FILENO);
+  if (when == PROGRESS_NEVER || (when == PROGRESS_AUTO && !bar.tty))
     return false;
-  p.stats = stats;
-  p.utf8 = strcmp (nl_langinfo (CODESET), "UTF-8") == 0;
-  if (p.tty)
+  bar.stats = stats;
+  bar.utf8 = strcmp (nl_langinfo (CODESET), "UTF-8") == 0;
+  if (bar.tty)
     {
       out_status_expect ();
       catch_resize_signal ();
-      p.width = terminal_width ();
+      bar.width = terminal_width ();
     }
   /* The deadlines of the ticks are on the run's clock.  */
   pthread_condattr_t attr;
   pthread_condattr_init (&attr);
   pthread_condattr_setclock (&attr, CLOCK_MONOTONIC);
-  pthread_cond_init (&p.wake, &attr);
+  pthread_cond_init (&bar.wake, &attr);
   pthread_condattr_destroy (&attr);
-  int err = pthread_create (&p.thread, NULL, run, NULL);
+  int err = pthread_create (&bar.thread, NULL, run, NULL);
   if (err)
     {
       error (0, err, _("cannot show the progress"));
@@ -396,15 +398,15 @@ progress_finish (void)
 {
   if (!atomic_load (&running))
     return;
-  pthread_mutex_lock (&p.lock);
-  p.stop = true;
-  pthread_cond_signal (&p.wake);
-  pthread_mutex_unlock (&p.lock);
-  pthread_join (p.thread, NULL);
+  pthread_mutex_lock (&bar.lock);
+  bar.stop = true;
+  pthread_cond_signal (&bar.wake);
+  pthread_mutex_unlock (&bar.lock);
+  pthread_join (bar.thread, NULL);
   atomic_store (&running, false);
   char *summary = format_summary ();
-  if (p.tty)
-    out_status_end (p.drawn ? summary : NULL);
+  if (bar.tty)
+    out_status_end (bar.drawn ? summary : NULL);
   else
     out_now (summary);
   free (summary);
