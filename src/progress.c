@@ -40,6 +40,7 @@ enum
   LOG_MS = 5000,       /* a log gets a line this often */
   WINDOW = 20,         /* the rate is over the last 20 ticks: 5 s */
   NAME_KEPT = 512,     /* bytes kept of the name: the line shows its end */
+  NAME_SLOTS = 16,     /* threads that keep their names apart */
   LINE_MAX_BYTES = 4096
 };
 
@@ -50,9 +51,20 @@ struct sample
   uintmax_t ms, copied;
 };
 
+/* The name a copying thread set last, in a slot of its own (threads
+   past NAME_SLOTS share one), so that two threads never wait for each
+   other to set theirs: only the bar's thread, four times a second,
+   takes the locks of all.  WHEN orders the names of all slots.  */
+struct name_slot
+{
+  pthread_mutex_t lock;
+  uint_least64_t when;
+  bool cut;             /* the name's start was left out */
+  char name[NAME_KEPT];
+};
+
 /* The status line of the run, "the bar": a singleton, as the terminal
-   is.  Only its thread uses it, but the name, which the copying threads
-   set under NAME_LOCK.  */
+   is.  Only its thread uses it, but the names.  */
 static struct
 {
   struct copy_stats *stats;
@@ -66,13 +78,24 @@ static struct
   bool stop;            /* under LOCK */
   struct sample window[WINDOW];
   size_t ticks;
-  pthread_mutex_t name_lock;
-  char name[NAME_KEPT];
-  bool name_cut;        /* the name's start was left out */
-} bar = { .lock = PTHREAD_MUTEX_INITIALIZER,
-          .name_lock = PTHREAD_MUTEX_INITIALIZER };
+  struct name_slot names[NAME_SLOTS];
+} bar = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static atomic_bool running;
+
+/* The slots handed out, and the order of the names.  */
+static atomic_uint slots_taken;
+static atomic_uint_least64_t names_set;
+
+/* The calling thread's slot, taken on its first name.  */
+static struct name_slot *
+own_slot (void)
+{
+  static _Thread_local struct name_slot *mine;
+  if (!mine)
+    mine = &bar.names[atomic_fetch_add (&slots_taken, 1) % NAME_SLOTS];
+  return mine;
+}
 
 void
 progress_name (char const *name)
@@ -84,10 +107,14 @@ progress_name (char const *name)
   /* Not from the middle of a UTF-8 character.  */
   while (from != name && (*from & 0xC0) == 0x80)
     from++;
-  pthread_mutex_lock (&bar.name_lock);
-  bar.name_cut = from != name;
-  strcpy (bar.name, from);
-  pthread_mutex_unlock (&bar.name_lock);
+  struct name_slot *slot = own_slot ();
+  uint_least64_t when = atomic_fetch_add_explicit (&names_set, 1,
+                                                   memory_order_relaxed);
+  pthread_mutex_lock (&slot->lock);
+  slot->when = when + 1;
+  slot->cut = from != name;
+  strcpy (slot->name, from);
+  pthread_mutex_unlock (&slot->lock);
 }
 
 /* The length in bytes of the character at S (LEN bytes left), into *COLS
@@ -245,6 +272,28 @@ format_counts (char *buf, size_t size, uintmax_t rate)
               human_bytes (shared, h_shared));
 }
 
+/* The name set last, quoted (in the calling thread's buffer), or null
+   if none was; *CUT if its start was left out.  */
+static char const *
+latest_name (bool *cut)
+{
+  char const *quoted = NULL;
+  uint_least64_t newest = 0;
+  for (int i = 0; i < NAME_SLOTS; i++)
+    {
+      struct name_slot *slot = &bar.names[i];
+      pthread_mutex_lock (&slot->lock);
+      if (newest < slot->when)
+        {
+          newest = slot->when;
+          quoted = quotef (slot->name);
+          *cut = slot->cut;
+        }
+      pthread_mutex_unlock (&slot->lock);
+    }
+  return quoted;
+}
+
 /* The whole line into BUF: the counts, then the name, shortened from its
    left so that the line fits in WIDTH columns (0: no limit).  */
 static void
@@ -254,10 +303,8 @@ format_line (char *buf, size_t size, uintmax_t rate, int width)
   int room = width ? width - columns (buf) - 2 : INT_MAX;
   char const *ellipsis = bar.utf8 ? "\u2026" : "...";
   int ellipsis_cols = bar.utf8 ? 1 : 3;
-  pthread_mutex_lock (&bar.name_lock);
-  char const *name = *bar.name ? quotef (bar.name) : NULL;
-  bool cut = bar.name_cut;
-  pthread_mutex_unlock (&bar.name_lock);
+  bool cut;
+  char const *name = latest_name (&cut);
   if (name && ellipsis_cols + 4 <= room)
     {
       char const *tail = name;
@@ -377,6 +424,8 @@ progress_start (enum progress_when when, struct copy_stats *stats)
       catch_resize_signal ();
       bar.width = terminal_width ();
     }
+  for (int i = 0; i < NAME_SLOTS; i++)
+    pthread_mutex_init (&bar.names[i].lock, NULL);
   /* The deadlines of the ticks are on the run's clock.  */
   pthread_condattr_t attr;
   pthread_condattr_init (&attr);
