@@ -59,12 +59,8 @@ make_pairs ()
   printf '%s\n' a a2 b b2 >pairs
   env LD_PRELOAD="$FAULT_SHIM" FCOPY_FAULT='fideduperange:2:stall=2' \
     "$FCOPY" --dedupe --pairs-from=pairs 2>err &
-  local pid=$! i
-  for i in $(seq 100); do
-    if [[ -e $FCOPY_SHIM_STALLED ]]; then break; fi
-    sleep 0.1
-  done
-  [[ -e $FCOPY_SHIM_STALLED ]] || { echo "the stall did not start"; false; }
+  local pid=$!
+  wait_for_stall
   kill -USR1 "$pid"
   wait "$pid"
   assert_equal "$(wc -l <err)" 1 "lines on stderr"

@@ -678,3 +678,16 @@ except OSError:
     print("unknown")
 PY
 }
+
+# wait_for_stall: wait up to 10 s for the fault shim's stall to begin
+# (it creates $FCOPY_SHIM_STALLED); fail, saying so, if it does not.
+wait_for_stall ()
+{
+  local i
+  for i in $(seq 100); do
+    if [[ -e $FCOPY_SHIM_STALLED ]]; then return 0; fi
+    sleep 0.1
+  done
+  echo "the stall did not start"
+  return 1
+}

@@ -38,12 +38,8 @@ positions_at_stall ()
 {
   export FCOPY_SHIM_STALLED=$BATS_TEST_TMPDIR/stalled
   env LD_PRELOAD="$FAULT_SHIM" FCOPY_FAULT="$1" "$FCOPY" src dst &
-  local pid=$! i
-  for i in $(seq 100); do
-    if [[ -e $FCOPY_SHIM_STALLED ]]; then break; fi
-    sleep 0.1
-  done
-  [[ -e $FCOPY_SHIM_STALLED ]] || { echo "the stall did not start"; false; }
+  local pid=$!
+  wait_for_stall
   local src_pos dst_pos
   src_pos=$(pos_of "$pid" src)
   dst_pos=$(pos_of "$pid" dst)

@@ -213,12 +213,8 @@ print("left", sorted(o))' "$output"
   export FCOPY_SHIM_STALLED=$BATS_TEST_TMPDIR/stalled
   env LD_PRELOAD="$FAULT_SHIM" FCOPY_FAULT='copy_file_range:2:stall=2' \
     "$FCOPY" -r s t 2>err &
-  local pid=$! i
-  for i in $(seq 100); do
-    if [[ -e $FCOPY_SHIM_STALLED ]]; then break; fi
-    sleep 0.1
-  done
-  [[ -e $FCOPY_SHIM_STALLED ]] || { echo "the stall did not start"; false; }
+  local pid=$!
+  wait_for_stall
   kill -USR1 "$pid"
   wait "$pid"
   assert_equal "$(wc -l <err)" 1 "lines on stderr"
