@@ -36,7 +36,7 @@ static int
 try_create (char *name, void *arg)
 {
   struct temp_file *t = arg;
-  t->fd = openat (t->dir_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+  t->fd = openat (t->dir_fd, name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC,
                   t->mode);
   return t->fd;
 }
@@ -89,7 +89,8 @@ temp_create (struct temp_file *t, struct dst_path const *dst, mode_t mode)
         }
       t->own_dir_fd = true;
     }
-  t->fd = openat (t->dir_fd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
+  /* Readable: --verify reads the copy back.  */
+  t->fd = openat (t->dir_fd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, mode);
   /* EOPNOTSUPP, EISDIR (kernels that do not know O_TMPFILE)...: a
      temporary with a name, then, which others could open while it is
      written: its owner's bits only; the mode asked for comes last

@@ -34,6 +34,8 @@ enum
 {
   ATOMIC_OPTION = CHAR_MAX + 1,
   ATTRIBUTES_ONLY_OPTION,
+  CHECKSUM_OPTION,
+  CLONE_DEST_OPTION,
   COPY_CONTENTS_OPTION,
   DEBUG_OPTION,
   FSYNC_OPTION,
@@ -54,6 +56,7 @@ enum
   STATS_OPTION,
   PROGRESS_OPTION,
   STRIP_TRAILING_SLASHES_OPTION,
+  VERIFY_OPTION,
   HELP_OPTION,
   VERSION_OPTION
 };
@@ -64,6 +67,8 @@ static struct option const long_options[] =
   {"atomic", no_argument, NULL, ATOMIC_OPTION},
   {"attributes-only", no_argument, NULL, ATTRIBUTES_ONLY_OPTION},
   {"backup", optional_argument, NULL, 'b'},
+  {"checksum", no_argument, NULL, CHECKSUM_OPTION},
+  {"clone-dest", required_argument, NULL, CLONE_DEST_OPTION},
   {"context", optional_argument, NULL, 'Z'},
   {"copy-contents", no_argument, NULL, COPY_CONTENTS_OPTION},
   {"debug", optional_argument, NULL, DEBUG_OPTION},
@@ -102,6 +107,7 @@ static struct option const long_options[] =
   {"target-directory", required_argument, NULL, 't'},
   {"update", optional_argument, NULL, 'u'},
   {"verbose", no_argument, NULL, 'v'},
+  {"verify", no_argument, NULL, VERIFY_OPTION},
   {"help", no_argument, NULL, HELP_OPTION},
   {"version", no_argument, NULL, VERSION_OPTION},
   {NULL, 0, NULL, 0}
@@ -351,6 +357,19 @@ parse_dest_option (int c, struct fcopy_options *opts, struct parse_state *ps)
   return true;
 }
 
+/* Add DIR to OPTS's --clone-dest directories, tried in the order
+   given.  The array lives as long as the run.  */
+static void
+add_clone_dest (struct fcopy_options *opts, char const *dir)
+{
+  char const **dirs = xnmalloc (opts->n_clone_dest + 1, sizeof *dirs);
+  if (opts->n_clone_dest)
+    memcpy (dirs, opts->clone_dest, opts->n_clone_dest * sizeof *dirs);
+  free ((void *) opts->clone_dest);
+  dirs[opts->n_clone_dest++] = dir;
+  opts->clone_dest = dirs;
+}
+
 /* fcopy's own options: --dedupe and its lists, range mode.  */
 static bool
 parse_fcopy_option (int c, struct fcopy_options *opts, struct command *cmd)
@@ -360,6 +379,9 @@ parse_fcopy_option (int c, struct fcopy_options *opts, struct command *cmd)
     case '0': opts->null_sep = true; break;
     case ATOMIC_OPTION: opts->atomic = true; break;
     case FSYNC_OPTION: opts->fsync = true; break;
+    case VERIFY_OPTION: opts->verify = true; break;
+    case CHECKSUM_OPTION: opts->checksum = true; break;
+    case CLONE_DEST_OPTION: add_clone_dest (opts, optarg); break;
     case DEBUG_OPTION:
       opts->debug = true;
       opts->debug_json = (optarg && XARGMATCH ("--debug", optarg, debug_args,
@@ -458,6 +480,14 @@ check_options (struct fcopy_options const *opts, struct command const *cmd,
     usage_error (_("--dedupe cannot be combined with --reflink=never, -l, -s, "
                  "--attributes-only, --backup, --remove-destination or "
                  "--parents"));
+  /* A clone from DIR shares extents, and makes a whole file.  */
+  if (opts->n_clone_dest
+      && (opts->dedupe || opts->reflink == REFLINK_NEVER
+          || opts->link != LINK_NONE || opts->attributes_only || opts->range))
+    usage_error (_("--clone-dest cannot be combined with --dedupe, "
+                   "--reflink=never, -l, -s, --attributes-only or a range"));
+  if (opts->checksum && !opts->n_clone_dest)
+    usage_error (_("--checksum works with --clone-dest only"));
   if (!opts->dedupe && (cmd->list || opts->null_sep))
     usage_error (_("--pairs-from, --groups-from and -0 "
                  "work with --dedupe only"));

@@ -92,6 +92,14 @@ wait_for_writer (int fd, char const *name, struct stat const *st)
   return new_fd < 0 ? -1 : new_fd;
 }
 
+/* A destination open for the copy.  */
+struct opened_dest
+{
+  int fd;
+  bool created;                 /* made for it */
+  mode_t mode;                  /* the mode it was made with, if CREATED */
+};
+
 /* Open the existing destination D for writing over.  It is truncated,
    but not under --reflink=always, where a failed clone must leave it as
    it was, nor in range mode, which keeps the bytes around the range, nor
@@ -112,7 +120,9 @@ open_existing (char const *src_name, struct dest *d,
     }
   int trunc = (!opts->attributes_only && engine_truncates (opts, job->range)
                ? O_TRUNC : 0);
-  int fd = openat (d->path.dirfd, d->path.rel, O_WRONLY | O_CLOEXEC | trunc);
+  /* --verify reads the copy back through the same descriptor.  */
+  int access = opts->verify ? O_RDWR : O_WRONLY;
+  int fd = openat (d->path.dirfd, d->path.rel, access | O_CLOEXEC | trunc);
   if (0 <= fd || !opts->force)
     {
       if (fd < 0)
@@ -126,7 +136,8 @@ open_existing (char const *src_name, struct dest *d,
 }
 
 /* Make the destination D anew, with O_EXCL, so a name that appears
-   meanwhile is never followed.  Permission bits only: cp gives a new
+   meanwhile is never followed; readable, for --verify (a file made is
+   its maker's to open either way).  Permission bits only: cp gives a new
    file the source's mode less setuid/setgid/sticky (-p sets them last),
    and the umask does the rest.  If THERE is not null, a name that is
    there is not an error: set *THERE and return -1, with nothing said.  */
@@ -139,7 +150,7 @@ create_dest (struct dest const *d, struct copy_job const *job,
   int fd = (len && d->path.rel[len - 1] == '/'
             ? (errno = ENOTDIR, -1)
             : openat (d->path.dirfd, d->path.rel,
-                      O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+                      O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC,
                       file_creation_mode (job->src_st, &d->path, opts)));
   if (fd < 0 && errno == EEXIST && there)
     {
@@ -152,7 +163,7 @@ create_dest (struct dest const *d, struct copy_job const *job,
                                AT_SYMLINK_NOFOLLOW) == 0
                    && S_ISLNK (lst.st_mode));
   if (dangling && opts->write_dangling)
-    fd = openat (d->path.dirfd, d->path.rel, O_WRONLY | O_CREAT | O_CLOEXEC,
+    fd = openat (d->path.dirfd, d->path.rel, O_RDWR | O_CREAT | O_CLOEXEC,
                  file_creation_mode (job->src_st, &d->path, opts));
   if (fd < 0)
     {
@@ -287,17 +298,99 @@ source_changed (struct copy_job const *job, struct timespec ctime,
   return true;
 }
 
-/* Copy JOB's data into DST_FD, open on DST (CREATED if it is new, with
-   CREATED_MODE), and give it its metadata; *REPORT tells what the
-   engine did.  */
+/* --verify: check that JOB's destination, just written as REPORT
+   says, holds the data of the source (SRC_NAME), or of the origin it
+   was cloned from.  Say what is wrong.  */
+static bool
+verify_dest (struct copy_job const *job, struct copy_report *report,
+             char const *src_name, char const *dst_name)
+{
+  bool from_origin = report->origin == ORIGIN_CLONED;
+  char const *from_name = from_origin ? report->cloned_from : src_name;
+  off_t at;
+  report->verified = verify_copy (from_origin ? job->origin_fd : job->src_fd,
+                                  job->range ? job->src_off : 0, job->dst_fd,
+                                  job->range ? job->dst_off : 0,
+                                  job->range ? job->len : -1,
+                                  report->step[LADDER_CLONE] == STEP_DONE,
+                                  &at);
+  switch (report->verified)
+    {
+    case VERIFY_DIFFERS:
+      error (0, 0, _("verification failed: %s differs from %s at byte %jd"),
+             quoteaf_n (0, dst_name), quoteaf_n (1, from_name),
+             (intmax_t) at);
+      return false;
+    case VERIFY_SRC_FAILED:
+      error (0, errno, _("error reading %s"), quoteaf (from_name));
+      return false;
+    case VERIFY_DST_FAILED:
+      error (0, errno, _("cannot read back %s"), quoteaf (dst_name));
+      return false;
+    default:
+      return true;
+    }
+}
+
+/* --clone-dest: look for JOB's file (to DST) in MEM's directories.  */
+static void
+find_origin (struct copy_job *job, struct dst_path const *dst,
+             struct fcopy_options const *opts, struct copy_memory const *mem,
+             struct clone_match *m)
+{
+  job->origin_fd = (opts->attributes_only ? -1
+                    : clone_dests_find (mem->origins, dst->name, job->src_fd,
+                                        job->src_st, m));
+  job->has_origin = 0 <= job->origin_fd;
+}
+
+/* What became of JOB's origin M (the copy's REPORT): name it for
+   --debug and a message, say once that its directory cannot clone into
+   D and the file was copied from the source, count it.  */
+static void
+settle_origin (struct copy_job const *job, struct copy_report *report,
+               struct copy_memory const *mem, struct clone_match const *m,
+               char **origin_name)
+{
+  *origin_name = NULL;
+  if (!job->has_origin)
+    return;
+  int saved_errno = errno;
+  *origin_name = clone_dests_name (mem->origins, m);
+  if (report->origin == ORIGIN_CLONED)
+    {
+      report->cloned_from = *origin_name;
+      STATS_ADD (mem->stats, origin_files, 1);
+      STATS_ADD (mem->stats, origin_bytes, job->src_st->st_size);
+    }
+  else if (report->origin == ORIGIN_UNSUPPORTED)
+    clone_dests_cannot (mem->origins, m, report->origin_errno);
+  errno = saved_errno;
+}
+
+/* The name to give a failed copy's source: the origin's, if cloning it
+   failed.  */
+static char const *
+failed_source (struct copy_report const *report, char const *src_name,
+               char const *origin_name)
+{
+  return report->origin == ORIGIN_FAILED ? origin_name : src_name;
+}
+
+/* Copy JOB's data into D (open, made for it if D->created), and give it
+   its metadata; *REPORT tells what the engine did.  */
 static bool
 copy_into (struct copy_job *job, char const *src_name,
-           struct dst_path const *dst, int dst_fd, bool created,
-           mode_t created_mode, struct fcopy_options const *opts,
+           struct dst_path const *dst, struct opened_dest const *d,
+           struct fcopy_options const *opts, struct copy_memory const *mem,
            struct copy_report *report)
 {
+  int dst_fd = d->fd;
+  bool created = d->created;
   job->dst_fd = dst_fd;
   job->dst_new = created;
+  struct clone_match m;
+  find_origin (job, dst, opts, mem, &m);
   /* The change time from now on: making room for DEST changed it if
      DEST was a link of the source, renamed aside or removed (-b,
      --remove-destination).  A file of one link cannot have been.  */
@@ -310,12 +403,18 @@ copy_into (struct copy_job *job, char const *src_name,
      length of 0 to mean "up to the end".  */
   bool ok = ((job->range && job->len == 0) || opts->attributes_only
              || copy_data (job, opts, report));
+  char *origin_name;
+  settle_origin (job, report, mem, &m, &origin_name);
   if (!ok)
-    report_failure (job, report->failure, src_name, dst->name);
-  else
+    report_failure (job, report->failure,
+                    failed_source (report, src_name, origin_name), dst->name);
+  else if (opts->verify && !opts->attributes_only
+           && S_ISREG (job->src_st->st_mode))
+    ok = verify_dest (job, report, src_name, dst->name);
+  if (ok)
     {
       struct meta_job meta = { job->src_fd, dst_fd, src_name, *dst,
-                               job->src_st, created, created_mode,
+                               job->src_st, created, d->mode,
                                PLAIN_ASK };
       ok = copy_metadata (&meta, opts);
       /* Not in range mode, where SOURCE may be DEST itself.  */
@@ -325,12 +424,26 @@ copy_into (struct copy_job *job, char const *src_name,
   /* Whether the copy shares SOURCE's blocks, proven by comparing the
      two extent maps; for two whole files only (a range is a part).  */
   if (opts->debug && ok && !job->range && !opts->attributes_only)
-    report->shared = extents_share_fact (job->src_fd, dst_fd);
+    report->shared = extents_share_fact (job->has_origin && report->cloned_from
+                                         ? job->origin_fd : job->src_fd,
+                                         dst_fd);
   if (opts->debug_json)
     report_debug_json (src_name, dst->name, report, ok);
   else if (opts->debug)
     report_debug (src_name, dst->name, report);
+  if (job->has_origin)
+    close (job->origin_fd);
+  free (origin_name);
   return ok;
+}
+
+/* Whether --verify found the copy REPORT tells of wrong.  */
+static bool
+verify_failed (struct copy_report const *report)
+{
+  return (report->verified == VERIFY_DIFFERS
+          || report->verified == VERIFY_SRC_FAILED
+          || report->verified == VERIFY_DST_FAILED);
 }
 
 /* Copy JOB into DST_FD, open on D (CREATED if it is new), and close
@@ -341,9 +454,9 @@ fill_dest (struct copy_job *job, char const *src_name, struct dest *d,
            struct copy_memory const *mem)
 {
   struct copy_report report;
-  bool ok = copy_into (job, src_name, &d->path, dst_fd, created,
-                       file_creation_mode (job->src_st, &d->path, opts), opts,
-                       &report);
+  struct opened_dest o = { dst_fd, created,
+                           file_creation_mode (job->src_st, &d->path, opts) };
+  bool ok = copy_into (job, src_name, &d->path, &o, opts, mem, &report);
   ok &= !opts->fsync || sync_file (dst_fd, d->path.name);
   if (close (dst_fd) != 0 && ok)
     {
@@ -351,8 +464,10 @@ fill_dest (struct copy_job *job, char const *src_name, struct dest *d,
       ok = false;
     }
   /* A failed clone wrote nothing: take back a file we made for it (one
-     that was there is as it was).  */
-  if (!ok && created && engine_wrote_nothing (&report)
+     that was there is as it was).  Nor is a copy that failed --verify
+     to stay where a rerun with -u would take it for complete.  */
+  if (!ok && created
+      && (engine_wrote_nothing (&report) || verify_failed (&report))
       && unlinkat (d->path.dirfd, d->path.rel, 0) != 0)
     error (0, errno, _("cannot remove %s"), quoteaf (d->path.name));
   if (ok && created && opts->fsync && d->path.dirfd == AT_FDCWD)
@@ -429,9 +544,9 @@ copy_atomically (struct copy_job *job, char const *src_name,
       struct temp_file t;
       int fd = temp_create (&t, &d.path, creation_mode (job->src_st, opts));
       struct copy_report report;
+      struct opened_dest o = { fd, true, t.mode };
       ok = (0 <= fd
-            && copy_into (job, src_name, &d.path, fd, true, t.mode, opts,
-                          &report)
+            && copy_into (job, src_name, &d.path, &o, opts, mem, &report)
             && (a == DEST_MAKE || S_ISLNK (d.st.st_mode)
                 || keep_dest_attributes (&d, fd, opts)));
       if (ok)

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <sys/stat.h>
+#include "clone-dest.h"
 #include "dest.h"
 #include "engine.h"
 #include "options.h"
@@ -17,6 +18,7 @@ struct copy_memory
   struct dest_memory dest;
   struct clone_memo *clone;    /* or null: FICLONE is tried each time */
   struct copy_stats *stats;    /* or null: what was copied, counted */
+  struct clone_dests *origins; /* or null: no --clone-dest */
 };
 
 /* Copy SRC_NAME to DST under OPTS.  Report any failure once, on

@@ -161,10 +161,13 @@ dst_is_empty (struct copy_job const *job, struct fcopy_options const *opts)
   return job->dst_new || engine_truncates (opts, job->range);
 }
 
+/* Clone all of FROM_FD, the source or the origin, into the
+   destination.  */
 static enum step_state
-clone_whole (struct ladder *l, struct fcopy_options const *opts)
+clone_whole (struct ladder *l, struct fcopy_options const *opts,
+             int from_fd)
 {
-  int src_fd = l->job->src_fd, dst_fd = l->job->dst_fd;
+  int src_fd = from_fd, dst_fd = l->job->dst_fd;
   /* --reflink=always leaves an existing destination untruncated, so
      that a filesystem that cannot clone (EOPNOTSUPP, EXDEV: checked
      before anything else) keeps it intact.  A first clone tells whether
@@ -727,7 +730,7 @@ static bool
 try_clone (struct ladder *l, struct fcopy_options const *opts, bool *ok)
 {
   enum step_state state = (l->job->range ? clone_range (l)
-                           : clone_whole (l, opts));
+                           : clone_whole (l, opts, l->job->src_fd));
   l->report->step[LADDER_CLONE] = state;
   *ok = state == STEP_DONE;
   if (state == STEP_UNSUPPORTED)
@@ -735,6 +738,34 @@ try_clone (struct ladder *l, struct fcopy_options const *opts, bool *ok)
   if (state != STEP_UNSUPPORTED || opts->reflink == REFLINK_ALWAYS)
     return true;
   l->report->failure = FAILED_NONE;
+  return false;
+}
+
+/* Try to clone JOB's origin (--clone-dest): true if that settled the
+   copy, with *OK telling how; false if the source is to be copied.  Its
+   file has the source's size, so a clone is the whole copy; the rules
+   of the source's clone hold (plan_ladder), but the memo of the
+   source's filesystem, which says nothing of the origin's.  */
+static bool
+try_origin (struct ladder *l, struct fcopy_options const *opts, bool *ok)
+{
+  struct copy_report *r = l->report;
+  if (opts->sparse == SPARSE_NEVER
+      || (opts->reflink != REFLINK_ALWAYS && !dst_is_empty (l->job, opts)))
+    return false;
+  enum step_state state = clone_whole (l, opts, l->job->origin_fd);
+  *ok = state == STEP_DONE;
+  bool always = opts->reflink == REFLINK_ALWAYS;
+  r->origin = (state == STEP_DONE ? ORIGIN_CLONED
+               : state == STEP_UNSUPPORTED && !always ? ORIGIN_UNSUPPORTED
+               : ORIGIN_FAILED);
+  r->origin_errno = *ok ? 0 : errno;
+  if (state != STEP_UNSUPPORTED || always)
+    {
+      r->step[LADDER_CLONE] = state;
+      return true;
+    }
+  r->failure = FAILED_NONE;
   return false;
 }
 
@@ -755,6 +786,8 @@ copy_data (struct copy_job const *job, struct fcopy_options const *opts,
   plan_ladder (&l, opts);
 
   bool ok;
+  if (job->has_origin && !job->range && try_origin (&l, opts, &ok))
+    return ok;
   if (l.usable[LADDER_CLONE] && try_clone (&l, opts, &ok))
     return ok;
   /* Zero runs are found only by looking at the bytes; pipes, sockets

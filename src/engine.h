@@ -13,6 +13,7 @@
 #include "extents.h"
 #include "options.h"
 #include "stats.h"
+#include "verify.h"
 
 /* What the clone step learned about a pair of filesystems, kept across
    files: a source device whose files a destination device could not
@@ -32,6 +33,8 @@ struct copy_job
   struct clone_memo *clone_memo;  /* or null */
   dev_t dst_dev;               /* the destination's device, with CLONE_MEMO */
   struct copy_stats *stats;    /* or null: counts the bytes as they move */
+  bool has_origin;             /* --clone-dest found a file to clone */
+  int origin_fd;               /* it, tried before the source's ladder */
 
   /* Range mode: copy LEN bytes from SRC_OFF to DST_OFF, leaving the rest
      of the destination as it is; holes are not looked for.  */
@@ -74,6 +77,18 @@ enum copy_failure
   FAILED_EXTEND                /* "failed to extend DST" */
 };
 
+/* What became of the clone from JOB's origin (--clone-dest).  */
+enum origin_use
+{
+  ORIGIN_NONE,                 /* none, or not tried */
+  ORIGIN_CLONED,               /* the data is the origin's extents */
+  ORIGIN_UNSUPPORTED,          /* the filesystems cannot (ORIGIN_ERRNO):
+                                  the source was copied */
+  ORIGIN_FAILED                /* the clone failed, and the copy with it
+                                  (--reflink=always: also where the
+                                  filesystems cannot clone) */
+};
+
 /* What the ladder did, for --debug and for the caller's error message.
    The engine writes it and never reads it back.  */
 struct copy_report
@@ -84,6 +99,10 @@ struct copy_report
   enum share_fact shared;       /* filled for --debug by the caller */
   uintmax_t bytes[LADDER_STEPS];  /* moved by each step */
   uintmax_t bytes_in_holes;     /* left as holes */
+  enum origin_use origin;
+  int origin_errno;
+  char const *cloned_from;      /* the origin's name, by the caller */
+  enum verify_outcome verified; /* --verify, by the caller */
 };
 
 /* Whether an existing destination is to be opened with O_TRUNC for a
@@ -98,8 +117,11 @@ bool engine_truncates (struct fcopy_options const *opts, bool range);
    it is then to be removed; one that was there is as it was.  */
 bool engine_wrote_nothing (struct copy_report const *report);
 
-/* Copy JOB's data under OPTS, filling REPORT.  On failure return false
-   with errno set and REPORT->failure saying which side failed.  */
+/* Copy JOB's data under OPTS, filling REPORT: by a clone of JOB's
+   origin if it has one and the filesystems can, else from the source.
+   Under --reflink=always a clone that cannot be made fails the copy.
+   On failure return false with errno set and REPORT->failure saying
+   which side failed.  */
 bool copy_data (struct copy_job const *job, struct fcopy_options const *opts,
                 struct copy_report *report);
 

@@ -98,6 +98,8 @@ copy_visit (void *tree, char const *src_name, char const *dst_name,
   if (repeated_source (t, src_name))
     return true;
   t->mem.dest.one_pair = known.one_pair;
+  clone_dests_root (t->mem.origins, known.target ? known.target : dst_name,
+                    !known.target);
   if (copy_walks (t))
     return copy_tree (t, src_name, dst_name, known.in_new_dir);
   struct dst_path dst = DST_PATH_OPERAND (dst_name);
@@ -141,6 +143,7 @@ copy_if_absent_visit (void *tree, char const *src_name, char const *dst_name,
       || names_directory (dst_name))
     return ABSENT_LOOK;
   struct dst_path dst = DST_PATH_OPERAND (dst_name);
+  clone_dests_root (t->mem.origins, dst_name, true);
   return copy_if_absent (src_name, &dst, opts, &t->mem, &src->fd, &src->st);
 }
 
@@ -214,7 +217,8 @@ main (int argc, char **argv)
   if (o->atomic)
     catch_signals (o->jobs + 1);   /* the walk's thread and each worker */
 
-  struct copy_stats stats = { .dedupe = o->dedupe };
+  struct copy_stats stats = { .dedupe = o->dedupe,
+                              .clone_dest = o->n_clone_dest != 0 };
   clock_gettime (CLOCK_MONOTONIC, &stats.start);
   catch_status_signal ();
   if (o->dedupe)

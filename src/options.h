@@ -98,6 +98,14 @@ struct fcopy_options
                                    through a dangling DEST symlink */
   bool atomic;       /* --atomic: files renamed into place when complete */
   bool fsync;        /* --fsync: files and changed directories synced */
+  bool verify;       /* --verify: each copy read back and compared, each
+                        clone's extents checked */
+  /* --clone-dest=DIR, in the order given: a regular file that DIR holds
+     at the destination's relative name, matching the source (size and
+     mtime, or --checksum: bytes), is cloned from there.  */
+  char const *const *clone_dest;
+  size_t n_clone_dest;
+  bool checksum;     /* --checksum: a match is the same bytes */
   size_t jobs;       /* --jobs=N: the regular files of a tree are copied
                         by N threads; 1: by the walk, one at a time */
   bool jobs_auto;    /* no --jobs=N: the threads start only once a tree

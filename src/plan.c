@@ -46,7 +46,8 @@ visit_parents (struct visitor v, char const *dir, char const *src_name)
   if (ok)
     {
       ok = v.visit (v.ctx, src_name, dst_name,
-                    (struct dst_known) { .in_new_dir = p.made_dir });
+                    (struct dst_known) { .in_new_dir = p.made_dir,
+                                         .target = dir });
       ok &= finish_parents (&p, v.opts);
     }
   free (dst_name);
@@ -78,7 +79,7 @@ visit_into (struct visitor v, char const *dir, char **file, int n_files,
                         : file_name_concat (dir, base, NULL));
       free (base);
       ok &= v.visit (v.ctx, file[i], dst_name,
-                     (struct dst_known) { .src = src });
+                     (struct dst_known) { .src = src, .target = dir });
       free (dst_name);
     }
   return ok;

@@ -33,6 +33,7 @@ struct dst_known
   struct open_src const *src;   /* or null: the source is not open yet */
   bool one_pair;                /* the operands are one SOURCE DEST pair,
                                    not files copied into a directory */
+  char const *target;           /* or the directory they are copied into */
 };
 
 /* What to do with one SOURCE, DEST pair: copy or deduplicate.  */

@@ -19,6 +19,7 @@
 #include "out-order.h"
 #include "quote-name.h"
 #include "signals.h"
+#include "xalloc.h"
 #include "xvasprintf.h"
 
 void
@@ -113,6 +114,19 @@ share_word (enum share_fact fact)
     }
 }
 
+/* The word for how --verify checked a copy, or null if it did not.  */
+static char const *
+verify_word (enum verify_outcome v)
+{
+  switch (v)
+    {
+    case VERIFIED_EXTENTS: return "extents";
+    case VERIFIED_DATA: return "data";
+    case VERIFY_NOT_DONE: return NULL;
+    default: return "failed";
+    }
+}
+
 /* Whether the ladder was not climbed at all.  */
 static bool
 no_step_reached (struct copy_report const *r)
@@ -137,17 +151,25 @@ report_debug (char const *src_name, char const *dst_name,
     }
   /* One piece, so that with --jobs the lines stay together and in
      their place.  */
+  char *origin = (r->cloned_from
+                  ? xasprintf (_("cloned from: %s\n"),
+                               quoteaf_n (2, r->cloned_from))
+                  : NULL);
+  char const *verified = verify_word (r->verified);
   out_printf (stdout,
               "%s -> %s\n"
               "copy offload: %s, reflink: %s, sparse detection: %s\n"
-              "splice: %s, read/write: %s, extents shared: %s\n",
+              "splice: %s, read/write: %s, extents shared: %s\n%s%s%s%s",
               quoteaf_n (0, src_name), quoteaf_n (1, dst_name),
               cp_word (r->step[LADDER_OFFLOAD], false),
               cp_word (r->step[LADDER_CLONE], true),
               cp_sparse_word (r),
               step_word (r->step[LADDER_SPLICE]),
               step_word (r->step[LADDER_RW]),
-              share_word (r->shared));
+              share_word (r->shared), origin ? origin : "",
+              verified ? "verified: " : "", verified ? verified : "",
+              verified ? "\n" : "");
+  free (origin);
 }
 
 /* The JSON name of each step, and of the step that moved the data.  */
@@ -171,6 +193,8 @@ report_debug_json (char const *src_name, char const *dst_name,
   char const *shared = (r->shared == SHARE_YES ? "true"
                         : r->shared == SHARE_NO ? "false" : "null");
   char *src = json_string (src_name), *dst = json_string (dst_name);
+  char *origin = r->cloned_from ? json_string (r->cloned_from) : NULL;
+  char const *verified = verify_word (r->verified);
   out_printf (stdout,
               "{\"source\": %s, \"destination\": %s, \"ok\": %s, "
               "\"mechanism\": \"%s\", \"bytes\": %ju, "
@@ -179,14 +203,18 @@ report_debug_json (char const *src_name, char const *dst_name,
               "\"bytes_in_holes\": %ju, \"clone\": \"%s\", "
               "\"copy_file_range\": \"%s\", \"splice\": \"%s\", "
               "\"read_write\": \"%s\", \"sparse_detection\": \"%s\", "
-              "\"extents_shared\": %s}\n",
+              "\"extents_shared\": %s, \"cloned_from\": %s, "
+              "\"verified\": %s%s%s}\n",
               src, dst, ok ? "true" : "false", mechanism, total,
               r->bytes[LADDER_CLONE], r->bytes[LADDER_OFFLOAD],
               r->bytes[LADDER_SPLICE], r->bytes[LADDER_RW],
               r->bytes_in_holes, step_word (r->step[LADDER_CLONE]),
               step_word (r->step[LADDER_OFFLOAD]),
               step_word (r->step[LADDER_SPLICE]),
-              step_word (r->step[LADDER_RW]), cp_sparse_word (r), shared);
+              step_word (r->step[LADDER_RW]), cp_sparse_word (r), shared,
+              origin ? origin : "null", verified ? "\"" : "null",
+              verified ? verified : "", verified ? "\"" : "");
+  free (origin);
   free (src);
   free (dst);
 }
@@ -259,7 +287,7 @@ report_copy_stats (struct copy_stats *s, enum stats_format format)
   char const *form = (format == STATS_JSON
                       ? "{\"mode\": \"copy\", \"files\": %ju, "
                         "\"directories\": %ju, \"links\": %ju, "
-                        "\"special_files\": %ju, \"skipped\": %ju, "
+                        "\"special_files\": %ju, \"skipped\": %ju, %s"
                         "\"bytes\": %ju, \"bytes_cloned\": %ju, "
                         "\"bytes_copy_file_range\": %ju, "
                         "\"bytes_splice\": %ju, \"bytes_read_write\": %ju, "
@@ -270,6 +298,7 @@ report_copy_stats (struct copy_stats *s, enum stats_format format)
                           "links: %ju\n"
                           "special files: %ju\n"
                           "skipped: %ju\n"
+                          "%s"
                           "bytes: %ju\n"
                           "bytes cloned: %ju\n"
                           "bytes by copy_file_range: %ju\n"
@@ -278,11 +307,21 @@ report_copy_stats (struct copy_stats *s, enum stats_format format)
                           "bytes in holes: %ju\n"
                           "errors: %ju\n"
                           "seconds: %ju.%03ju\n"));
+  /* --clone-dest's counts, only where it was asked for.  */
+  char *origins = (!s->clone_dest ? xstrdup ("")
+                   : xasprintf (format == STATS_JSON
+                                ? "\"files_from_clone_dest\": %ju, "
+                                  "\"bytes_from_clone_dest\": %ju, "
+                                : _("files from clone-dest: %ju\n"
+                                    "bytes from clone-dest: %ju\n"),
+                                STATS_GET (s, origin_files),
+                                STATS_GET (s, origin_bytes)));
   printf (form, STATS_GET (s, files), STATS_GET (s, directories),
           STATS_GET (s, links), STATS_GET (s, specials),
-          STATS_GET (s, skipped), total, by[LADDER_CLONE],
+          STATS_GET (s, skipped), origins, total, by[LADDER_CLONE],
           by[LADDER_OFFLOAD], by[LADDER_SPLICE], by[LADDER_RW],
           STATS_GET (s, holes), errors, ms / 1000, ms % 1000);
+  free (origins);
 }
 
 char const *

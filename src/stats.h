@@ -35,6 +35,8 @@ struct copy_stats
                                                  counted as they move */
   atomic_uint_least64_t holes;        /* bytes left as holes, not written */
   atomic_uint_least64_t skipped_bytes;  /* the sizes of the files skipped */
+  atomic_uint_least64_t origin_files;   /* cloned from --clone-dest */
+  atomic_uint_least64_t origin_bytes;   /* their sizes */
   struct timespec start;              /* CLOCK_MONOTONIC, at the start */
 
   /* --progress: what the scan beside the copy found so far (scan.c), and
@@ -46,6 +48,8 @@ struct copy_stats
      user space, bytes shared by FIDEDUPERANGE, as the pairs go.  */
   bool dedupe;
   atomic_uint_least64_t pairs, compared, deduped;
+
+  bool clone_dest;                    /* --clone-dest: its counts shown */
 };
 
 /* Add N to the count *C of STATS, if STATS is not null.  Relaxed: the

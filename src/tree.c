@@ -46,6 +46,7 @@ tree_init (struct tree_copy *t, struct fcopy_options const *opts,
   *t = (struct tree_copy) { .opts = opts };
   t->mem.clone = &t->clone;
   t->mem.stats = stats;
+  t->mem.origins = clone_dests_new (opts);
   /* A walk holds a descriptor for each level of the destination it is
      in: let it have as many as the hard limit allows.  */
   struct rlimit r;
@@ -88,6 +89,7 @@ tree_free (struct tree_copy *t)
   if (t->mem.dest.operands)
     hash_free (t->mem.dest.operands);
   inode_set_free (t->sources);
+  clone_dests_free (t->mem.origins);
 }
 
 

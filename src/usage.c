@@ -134,6 +134,16 @@ Backups (see BACKUPS in fcopy(1)):\n\
       --fsync                  sync each file (before the rename, with\n\
                                  --atomic) and each changed directory to\n\
                                  disk before going on\n\
+      --clone-dest=DIR         make a regular file that DIR holds at DEST's\n\
+                                 relative name, with the source's size and\n\
+                                 mtime, by cloning DIR's file (FICLONE); a\n\
+                                 relative DIR is relative to the destination\n\
+                                 directory; may be repeated\n\
+      --checksum               with --clone-dest, a match is a file of the\n\
+                                 same bytes, whatever its mtime\n\
+      --verify                 read each copy back and compare it with its\n\
+                                 source; check that each clone shares its\n\
+                                 source's extents\n\
 \n\
 Deduplication (FIDEDUPERANGE; the kernel compares the bytes):\n\
       --dedupe                 make each identical DEST share SOURCE's extents\n\

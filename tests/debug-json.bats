@@ -56,7 +56,8 @@ want = {"source": str, "destination": str, "ok": bool, "mechanism": str,
         "bytes_splice": int, "bytes_read_write": int, "bytes_in_holes": int,
         "clone": str, "copy_file_range": str, "splice": str,
         "read_write": str, "sparse_detection": str,
-        "extents_shared": (bool, type(None))}
+        "extents_shared": (bool, type(None)),
+        "cloned_from": (str, type(None)), "verified": (str, type(None))}
 assert list(o) == list(want), list(o)
 for k, t in want.items():
     assert isinstance(o[k], t), (k, o[k])
