@@ -324,6 +324,9 @@ verify_dest (struct copy_job const *job, struct copy_report *report,
     case VERIFY_SRC_FAILED:
       error (0, errno, _("error reading %s"), quoteaf (from_name));
       return false;
+    case VERIFY_SYNC_FAILED:
+      error (0, errno, _("failed to sync %s"), quoteaf (dst_name));
+      return false;
     case VERIFY_DST_FAILED:
       error (0, errno, _("cannot read back %s"), quoteaf (dst_name));
       return false;
@@ -441,9 +444,9 @@ copy_into (struct copy_job *job, char const *src_name,
 static bool
 verify_failed (struct copy_report const *report)
 {
-  return (report->verified == VERIFY_DIFFERS
-          || report->verified == VERIFY_SRC_FAILED
-          || report->verified == VERIFY_DST_FAILED);
+  return (report->verified != VERIFY_NOT_DONE
+          && report->verified != VERIFIED_DATA
+          && report->verified != VERIFIED_EXTENTS);
 }
 
 /* Copy JOB into DST_FD, open on D (CREATED if it is new), and close

@@ -454,6 +454,18 @@ share_pair (struct pair *p, struct span const *sp)
   return PAIR_DEDUPED;
 }
 
+/* --verify: check that the pair P, just deduplicated, shares its
+   extents, where FIEMAP can tell (not of inline data).  */
+static enum pair_outcome
+verify_shared (struct pair const *p)
+{
+  if (extents_share_fact (p->src_fd, p->dst_fd) != SHARE_NO)
+    return PAIR_DEDUPED;
+  error (0, 0, _("verification failed: %s does not share the extents of %s"),
+         quoteaf_n (0, p->dst_name), quoteaf_n (1, p->src_name));
+  return PAIR_FAILED;
+}
+
 /* Check that the opened pair are regular files.  */
 static bool
 regular_pair (struct pair const *p, struct stat const *src_st,
@@ -557,7 +569,9 @@ dedupe_open_pair (struct deduper *d, struct pair *p,
   prefetch_next (d);
   if (r != PAIR_DEDUPED)
     return r;
-  return share_pair (p, &sp);
+  r = share_pair (p, &sp);
+  return (r == PAIR_DEDUPED && d->opts->verify && !d->opts->range
+          ? verify_shared (p) : r);
 }
 
 static void

@@ -97,7 +97,7 @@ verify_copy (int src_fd, off_t src_off, int dst_fd, off_t dst_off,
      must be written first.  On tmpfs, which has no disk, both do
      nothing and the pages are read.  */
   if (fdatasync (dst_fd) != 0)
-    return VERIFY_DST_FAILED;
+    return VERIFY_SYNC_FAILED;
   (void) posix_fadvise (dst_fd, 0, 0, POSIX_FADV_DONTNEED);
   switch (compare_bytes (src_fd, src_off, dst_fd, dst_off, len, at))
     {

@@ -29,7 +29,8 @@ enum verify_outcome
   VERIFIED_DATA,                /* read back: the same bytes */
   VERIFY_DIFFERS,               /* read back: not the same, at *AT */
   VERIFY_SRC_FAILED,            /* reading the source failed (errno) */
-  VERIFY_DST_FAILED             /* syncing or reading DEST failed (errno) */
+  VERIFY_SYNC_FAILED,           /* writing DEST's data out failed (errno) */
+  VERIFY_DST_FAILED             /* reading DEST back failed (errno) */
 };
 
 /* Verify that DST_FD, just written from SRC_FD, holds SRC_FD's bytes:

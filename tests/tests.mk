@@ -1,6 +1,7 @@
 ## tests/tests.mk -- the test suite, included by Makefile.am.
-## One .bats file per behaviour; helpers.bash and reflink.bash are loaded
-## by them, fault-shim.c is built into tests/fault-shim.so by Makefile.am.
+## One .bats file per behaviour; helpers.bash, reflink.bash and
+## clone-dest.bash are loaded by them, fault-shim.c is built into
+## tests/fault-shim.so by Makefile.am.
 ## The list is BATS_FILES, not TESTS alone: 'make distcheck TESTS=...'
 ## (.ci/run) overrides TESTS in every sub-make, and the tarball must still
 ## carry every file.
@@ -9,6 +10,7 @@ BATS_FILES = \
   tests/shim.bats \
   tests/completion.bats \
   tests/stats.bats \
+  tests/verify.bats \
   tests/progress.bats \
   tests/debug-json.bats \
   tests/positions.bats \
@@ -23,6 +25,8 @@ BATS_FILES = \
   tests/reflink-xfs.bats \
   tests/reflink-unsupported.bats \
   tests/cross-fs.bats \
+  tests/clone-dest.bats \
+  tests/clone-dest-fallback.bats \
   tests/faults.bats \
   tests/range.bats \
   tests/preserve.bats \
@@ -45,6 +49,7 @@ BATS_FILES = \
   tests/parents.bats \
   tests/atomic.bats \
   tests/crash.bats \
+  tests/resume.bats \
   tests/fault-matrix.bats \
   tests/fault-calls.bats \
   tests/hostile.bats \
@@ -62,4 +67,5 @@ EXTRA_DIST += \
   tests/helpers.bash \
   tests/reflink.bash \
   tests/cpdiff.bash \
+  tests/clone-dest.bash \
   tests/fault-shim.c
