@@ -144,7 +144,8 @@ new_worker_memory (void *walk_mem)
   struct copy_memory const *walk = walk_mem;
   struct worker_memory *w = xmalloc (sizeof *w);
   *w = (struct worker_memory) { .mem = { .clone = &w->clone,
-                                         .stats = walk->stats } };
+                                         .stats = walk->stats,
+                                         .origins = walk->origins } };
   return &w->mem;
 }
 
