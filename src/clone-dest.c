@@ -226,8 +226,15 @@ clone_dests_cannot (struct clone_dests *cd, struct clone_match const *m,
   struct clone_dir *dir = &cd->dir[m->dir];
   /* These say that no file of DIR's filesystem clones into D's; other
      refusals (EINVAL, ETXTBSY...) may be the one file's.  */
-  if (err == EXDEV || err == EOPNOTSUPP || err == ENOTTY || err == ENOSYS)
-    atomic_store_explicit (&dir->no_clone, true, memory_order_relaxed);
+  if (!(err == EXDEV || err == EOPNOTSUPP || err == ENOTTY || err == ENOSYS))
+    {
+      char *name = clone_dests_name (cd, m);
+      error (0, err, _("notice: %s cannot be cloned, copied from the source "
+                       "instead"), quoteaf (name));
+      free (name);
+      return;
+    }
+  atomic_store_explicit (&dir->no_clone, true, memory_order_relaxed);
   if (!atomic_exchange (&dir->said, true))
     error (0, err, _("notice: files of %s cannot be cloned into %s, "
                      "copied from the sources instead"),

@@ -45,9 +45,10 @@ int clone_dests_find (struct clone_dests *cd, char const *dst_name,
 char *clone_dests_name (struct clone_dests const *cd,
                         struct clone_match const *m);
 
-/* M's file could not be cloned (ERR, an errno that says the filesystems
-   cannot): say once per directory that its files are copied from the
-   sources instead.  */
+/* M's file could not be cloned (ERR, an errno of a refusal): where ERR
+   says that the filesystems cannot (EXDEV, EOPNOTSUPP...), say once per
+   directory that its files are copied from the sources instead, and
+   look in it no more; else say so of this one file.  */
 void clone_dests_cannot (struct clone_dests *cd, struct clone_match const *m,
                          int err);
 

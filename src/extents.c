@@ -124,9 +124,12 @@ extents_share_fact (int src_fd, int dst_fd)
 {
   if (extents_shared (src_fd, dst_fd))
     return SHARE_YES;
-  /* With no room for extents, FIEMAP only counts them: a probe of
-     whether the file system has it at all (tmpfs has not, Linux 6.1).  */
-  struct fiemap probe = { .fm_length = FIEMAP_MAX_OFFSET };
-  return ioctl (dst_fd, FS_IOC_FIEMAP, &probe) == 0 ? SHARE_NO
-                                                    : SHARE_UNKNOWN;
+  /* Not shared is proven only by a map of DST whose every extent has
+     an address another file could share: not by data inline in the
+     metadata (btrfs keeps small files so and clones them by copying),
+     nor where FIEMAP is missing (tmpfs, Linux 6.1).  */
+  struct extent_map dst = { 0 };
+  bool mapped = read_map (dst_fd, false, &dst);
+  free (dst.run);
+  return mapped ? SHARE_NO : SHARE_UNKNOWN;
 }

@@ -204,3 +204,22 @@ Try 'fcopy --help' for more information."
   assert_status 0
   cmp a b
 }
+
+@test "btrfs: a refusal that may be the one file's (EINVAL): a notice for it, the others still cloned" {
+  need_shim
+  cd "$BTRFS"
+  mkdir -p s
+  head -c 100000 /dev/urandom >s/a
+  head -c 100000 /dev/urandom >s/b
+  fcopy -a s snap.1
+  export FCOPY_SHIM_LOG=$BATS_TEST_TMPDIR/shim.log
+  # --jobs=1: the first FICLONE is a's, from snap.1.
+  run --separate-stderr fcopy_fault ficlone:1:EINVAL -a --jobs=1 --stats \
+    --clone-dest=../snap.1 s snap.2
+  assert_status 0
+  assert_stderr "fcopy: notice: 'snap.2/../snap.1/a' cannot be cloned, copied from the source instead: Invalid argument"
+  assert_equal "$(grep -c '^files from clone-dest: 1$' <<<"$output")" 1 "b cloned from snap.1"
+  assert_equal "$(shim_count "$FCOPY_SHIM_LOG" ficlone)" "3" "FICLONEs: a's twice (snap.1, the source), b's"
+  assert_same s/a snap.2/a
+  extents_all_shared snap.1/b snap.2/b
+}
