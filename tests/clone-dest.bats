@@ -230,6 +230,17 @@ print(k[i + 1], o[k[i + 1]], k[i + 2], o[k[i + 2]])' "$output"
   run --separate-stderr fcopy -a --stats "$S" snap.4
   assert_status 0
   [[ $output != *clone-dest* ]] || { echo "without --clone-dest: $output"; false; }
+
+  # --progress: the bytes cloned from DIR are the summary's shared ones
+  # (the source is on tmpfs: nothing else can be shared).
+  run --separate-stderr fcopy -a --progress=always --clone-dest=../snap.1 \
+    "$S" snap.5
+  assert_status 0
+  [[ $stderr =~ ^fcopy:\ [0-9]+\ files,\ .*,\ [0-9.]+\ [KMG]?i?B\ shared$ ]] \
+    || { echo "summary: $stderr"; false; }
+  run --separate-stderr fcopy -a --progress=always "$S" snap.6
+  assert_status 0
+  [[ $stderr != *shared* ]] || { echo "without --clone-dest: $stderr"; false; }
 }
 
 @test "btrfs: --stats and --stats=json count the files and bytes from clone-dest" {
