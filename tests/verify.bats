@@ -164,3 +164,15 @@ json_key ()
   assert_equal "$stderr" "" "stderr"
   extents_all_shared a b
 }
+
+@test "btrfs: a file cloned from --clone-dest is verified by its extents against DIR's file" {
+  setup_fs_test "$BTRFS"
+  mkdir s
+  head -c 300000 /dev/urandom >s/a
+  fcopy -a s snap.1
+  run --separate-stderr fcopy -a --verify --debug=json --clone-dest=../snap.1 s snap.2
+  assert_status 0
+  assert_equal "$(json_key cloned_from)" "snap.2/../snap.1/a" "cloned from"
+  assert_equal "$(json_key verified)" "extents" "how it was verified"
+  extents_all_shared snap.1/a snap.2/a
+}
