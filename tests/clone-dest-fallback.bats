@@ -186,7 +186,9 @@ Try 'fcopy --help' for more information."
       fi
       # With --dedupe every usage error exits 2, as cmp's trouble.
       local want_status=1
-      [[ $opt == --dedupe ]] && want_status=2
+      if [[ $opt == --dedupe ]]; then
+        want_status=2
+      fi
       if [[ $status -ne $want_status || $stderr != "$want" || -e b ]]; then
         bad+="$opt ($where --clone-dest): exit status $status, b $( [[ -e b ]] && echo made || echo not made ), stderr: $stderr"$'\n'
       fi

@@ -122,14 +122,10 @@ EOF
 # assert_same_tree A B: A and B have the same tree_state; a diff if not.
 assert_same_tree ()
 {
-  local a b
-  a=$(tree_state "$1")
-  b=$(tree_state "$2")
-  if [[ $a != "$b" ]]; then
-    echo "the trees $1 and $2 differ (- $1, + $2):" >&2
-    diff <(echo "$a") <(echo "$b") >&2
+  assert_tree_state "$2" "$(tree_state "$1")" || {
+    echo "(- $1, + $2)" >&2
     return 1
-  fi
+  }
 }
 
 # assert_tree_state DIR STATE: DIR's tree_state is still STATE.
