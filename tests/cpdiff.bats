@@ -68,6 +68,25 @@ scene_out ()
   CPDIFF_FCOPY=$PWD/fake run ! run_both src/reg new
 }
 
+@test "harness: run_both_tree with unequal inode orders in all runs: the lines unordered, a change still fails" {
+  printf '#!/bin/bash\nexec -a fcopy %s "$@"\n' "$CPDIFF_CP" >fake
+  chmod +x fake
+  # Made in the other order on fcopy's side: its inode order differs.
+  scene ()
+  {
+    mkdir src
+    if [[ $PWD == */cp ]]; then touch src/a src/b; else touch src/b src/a; fi
+  }
+  CPDIFF_FCOPY=$PWD/fake run run_both_tree -rv src dst
+  assert_equal "$status" 0
+  [[ $output == *"inode orders differed (run 5 of 5)"* ]] || { echo "$output"; false; }
+  [[ $output == *"their order was not compared"* ]] || { echo "$output"; false; }
+  printf '#!/bin/sh\n%s "$@"; echo "fcopy: extra" >&2\n' "$CPDIFF_CP" >fake
+  CPDIFF_FCOPY=$PWD/fake run ! run_both_tree -rv src dst
+  [[ $output == *$'\n+PROG: extra\n'* ]] || { echo "$output"; false; }
+  [[ $output != *"their order was not compared"* ]] || { echo "$output"; false; }
+}
+
 # ---------------------------------------------------------------------------
 # SOURCE DEST
 
