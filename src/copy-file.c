@@ -440,6 +440,15 @@ copy_into (struct copy_job *job, char const *src_name,
   return ok;
 }
 
+/* A file was copied to DST: remember it (remember_dest) and count it
+   for --stats.  */
+static void
+copied (struct copy_memory const *mem, struct dst_path const *dst)
+{
+  remember_dest (&mem->dest, dst);
+  STATS_ADD (mem->stats, files, 1);
+}
+
 /* Whether --verify found the copy REPORT tells of wrong.  */
 static bool
 verify_failed (struct copy_report const *report)
@@ -476,10 +485,7 @@ fill_dest (struct copy_job *job, char const *src_name, struct dest *d,
   if (ok && created && opts->fsync && d->path.dirfd == AT_FDCWD)
     ok = sync_parent (AT_FDCWD, d->path.rel, d->path.name);
   if (ok)
-    {
-      remember_dest (&mem->dest, &d->path);
-      STATS_ADD (mem->stats, files, 1);
-    }
+    copied (mem, &d->path);
   return ok;
 }
 
@@ -555,10 +561,7 @@ copy_atomically (struct copy_job *job, char const *src_name,
       if (ok)
         ok = temp_commit (&t, &d.path, d.backup, opts);
       if (ok)
-        {
-          remember_dest (&mem->dest, &d.path);
-          STATS_ADD (mem->stats, files, 1);
-        }
+        copied (mem, &d.path);
       else if (0 <= fd)
         temp_discard (&t);
     }
