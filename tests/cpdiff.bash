@@ -644,7 +644,7 @@ run_both_tree ()
 }
 
 # _cpdiff_sorted_report REPORT: REPORT with the lines of each section
-# (a "# " heading starts one) sorted, the headings in place.
+# (from one of its "# " headings to the next) sorted within the section.
 _cpdiff_sorted_report ()
 {
   LC_ALL=C awk '/^# (exit status|stdout|stderr|files)$/ { n++ }
