@@ -490,6 +490,18 @@ assert_stderr ()
   assert_equal "$stderr" "$expected" stderr
 }
 
+# assert_stderr_any_order LINE...: stderr is exactly these lines, in any
+# order.  For messages about the files of one directory: the walk takes
+# them in inode order (as cp does), and the inode numbers a scene's files
+# get depend on what the tests running beside it freed.
+assert_stderr_any_order ()
+{
+  local expected actual
+  expected=$(printf '%s\n' "$@" | LC_ALL=C sort)
+  actual=$(LC_ALL=C sort <<<"$stderr")
+  assert_equal "$actual" "$expected" "stderr (sorted)"
+}
+
 # assert_stdout LINE...: stdout is exactly these lines.
 assert_stdout ()
 {
