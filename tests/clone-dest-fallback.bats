@@ -215,7 +215,8 @@ Try 'fcopy --help' for more information."
   head -c 100000 /dev/urandom >s/b
   fcopy -a s snap.1
   export FCOPY_SHIM_LOG=$BATS_TEST_TMPDIR/shim.log
-  # --jobs=1: the first FICLONE is a's, from snap.1.
+  # --jobs=1: the first FICLONE is a's, from snap.1 (the walk's inode
+  # order: on btrfs a new inode's number is above all before it).
   run --separate-stderr fcopy_fault ficlone:1:EINVAL -a --jobs=1 --stats \
     --clone-dest=../snap.1 s snap.2
   assert_status 0
