@@ -100,14 +100,14 @@ copy_visit (void *tree, char const *src_name, char const *dst_name,
   t->mem.dest.one_pair = known.one_pair;
   clone_dests_root (t->mem.origins, known.target ? known.target : dst_name,
                     !known.target);
-  if (copy_walks (t))
-    return copy_tree (t, src_name, dst_name, known.in_new_dir);
   struct dst_path dst = DST_PATH_OPERAND (dst_name);
   if (known.stat)
     {
       dst.missing = known.stat->err == ENOENT;
       dst.followed = known.stat->err ? NULL : &known.stat->st;
     }
+  if (copy_walks (t))
+    return copy_tree (t, src_name, &dst, known.in_new_dir);
   if (known.src)
     {
       struct stat st = known.src->st;

@@ -414,31 +414,42 @@ tree_fts_flags (struct fcopy_options const *opts)
   return flags;
 }
 
+/* DST's status, following links, as the plan's stat found it or by a
+   stat now, in *ST; false if nothing is there.  */
+static bool
+followed_dest (struct dst_path const *dst, struct stat *st)
+{
+  if (dst->followed)
+    {
+      *st = *dst->followed;
+      return true;
+    }
+  return !dst->missing && stat (dst->name, st) == 0;
+}
+
 bool
-copy_tree (struct tree_copy *t, char const *src_name, char const *dst_name,
-           bool new_dst)
+copy_tree (struct tree_copy *t, char const *src_name,
+           struct dst_path const *dst, bool new_dst)
 {
   struct fcopy_options const *opts = t->opts;
   int flags = tree_fts_flags (opts);
+  char const *dst_name = dst->name;
 
+  /* cp's two refusals of a directory, before anything is made.  */
   struct stat src_st, dst_st;
-  if (opts->recursive && stat (src_name, &src_st) == 0
-      && S_ISDIR (src_st.st_mode) && stat (dst_name, &dst_st) == 0
-      && SAME_INODE (src_st, dst_st))
+  bool src_dir = (opts->recursive && stat (src_name, &src_st) == 0
+                  && S_ISDIR (src_st.st_mode));
+  if (src_dir && followed_dest (dst, &dst_st) && SAME_INODE (src_st, dst_st))
     {
       error (0, 0, _("%s and %s are the same file"),
              quoteaf_n (0, src_name), quoteaf_n (1, dst_name));
       return false;
     }
-  if (opts->recursive && inside_itself (src_name, dst_name))
+  if (src_dir && inside_itself (src_name, dst_name))
     {
-      struct stat st;
-      if (stat (src_name, &st) == 0 && S_ISDIR (st.st_mode))
-        {
-          error (0, 0, _("cannot copy a directory, %s, into itself, %s"),
-                 quoteaf_n (0, src_name), quoteaf_n (1, dst_name));
-          return false;
-        }
+      error (0, 0, _("cannot copy a directory, %s, into itself, %s"),
+             quoteaf_n (0, src_name), quoteaf_n (1, dst_name));
+      return false;
     }
 
   char *roots[] = { (char *) src_name, NULL };

@@ -35,12 +35,13 @@ void tree_free (struct tree_copy *t);
 /* The flags of fts_open for a walk by OPTS's rules.  */
 int tree_fts_flags (struct fcopy_options const *opts);
 
-/* Copy SRC_NAME to DST_NAME without following links that OPTS says not
-   to follow, recursing into directories with -r.  NEW_DST: DST_NAME's
-   directory was just made, so a directory there is not merged with but
-   made, as cp (--parents -r src/sub/..: "File exists").  Report
+/* Copy SRC_NAME to DST (an operand's: its name, and what the plan's
+   stat found there, if it took one) without following links that OPTS
+   says not to follow, recursing into directories with -r.  NEW_DST:
+   DST's directory was just made, so a directory there is not merged with
+   but made, as cp (--parents -r src/sub/..: "File exists").  Report
    failures; return false if any.  */
 bool copy_tree (struct tree_copy *t, char const *src_name,
-                char const *dst_name, bool new_dst);
+                struct dst_path const *dst, bool new_dst);
 
 #endif
