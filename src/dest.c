@@ -259,15 +259,9 @@ stat_dest (struct dest *d, int flags, struct fcopy_options const *opts)
   /* The plan's stat of the operand, handed on: a stat saved.  A name
      that appears meanwhile is not followed: a file is made with O_EXCL.
      One that changes meanwhile could as well have changed after it. */
-  if (follow && d->path.missing)
-    return false;
-  if (follow && d->path.followed)
-    {
-      d->st = *d->path.followed;
-      return true;
-    }
-  if (fstatat (d->path.dirfd, d->path.rel, &d->st,
-               follow ? 0 : AT_SYMLINK_NOFOLLOW) == 0)
+  if ((follow ? dst_path_stat (&d->path, &d->st)
+       : fstatat (d->path.dirfd, d->path.rel, &d->st,
+                  AT_SYMLINK_NOFOLLOW)) == 0)
     return true;
   if (errno == ENOENT)
     return false;

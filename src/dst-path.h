@@ -10,6 +10,7 @@
 #ifndef FCOPY_DST_PATH_H
 #define FCOPY_DST_PATH_H
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <sys/stat.h>
@@ -35,6 +36,25 @@ struct dst_path
                           link, there is nothing to look at again */
   struct stat const *followed;  /* or what that stat found there */
 };
+
+/* What stat, following links, finds at DST, in *ST: the plan's answer
+   if it took one (MISSING, FOLLOWED), else a stat now.  0, or -1 with
+   errno set.  */
+static inline int
+dst_path_stat (struct dst_path const *dst, struct stat *st)
+{
+  if (dst->missing)
+    {
+      errno = ENOENT;
+      return -1;
+    }
+  if (dst->followed)
+    {
+      *st = *dst->followed;
+      return 0;
+    }
+  return fstatat (dst->dirfd, dst->rel, st, 0);
+}
 
 /* NAME, relative to the current directory.  */
 #define DST_PATH_CWD(name) \

@@ -414,19 +414,6 @@ tree_fts_flags (struct fcopy_options const *opts)
   return flags;
 }
 
-/* DST's status, following links, as the plan's stat found it or by a
-   stat now, in *ST; false if nothing is there.  */
-static bool
-followed_dest (struct dst_path const *dst, struct stat *st)
-{
-  if (dst->followed)
-    {
-      *st = *dst->followed;
-      return true;
-    }
-  return !dst->missing && stat (dst->name, st) == 0;
-}
-
 bool
 copy_tree (struct tree_copy *t, char const *src_name,
            struct dst_path const *dst, bool new_dst)
@@ -439,7 +426,8 @@ copy_tree (struct tree_copy *t, char const *src_name,
   struct stat src_st, dst_st;
   bool src_dir = (opts->recursive && stat (src_name, &src_st) == 0
                   && S_ISDIR (src_st.st_mode));
-  if (src_dir && followed_dest (dst, &dst_st) && SAME_INODE (src_st, dst_st))
+  if (src_dir && dst_path_stat (dst, &dst_st) == 0
+      && SAME_INODE (src_st, dst_st))
     {
       error (0, 0, _("%s and %s are the same file"),
              quoteaf_n (0, src_name), quoteaf_n (1, dst_name));

@@ -99,3 +99,15 @@ small_copy_calls ()
   (( n > entries ))
   (( n * 10 <= entries * 91 ))
 }
+
+# The plan stats DEST (is it a directory?) and hands the answer on: the
+# tree copy does not look at it again before making it.
+@test "fcopy -r DIR NEW: NEW looked at once before it is made" {
+  mkdir -p dir/sub
+  echo x > dir/sub/f
+  strace -o trace -- "$FCOPY" -r dir new
+  diff -r dir new
+  local looks
+  looks=$(awk '/^mkdirat\(.*"new"/ { exit } /stat.*\(AT_FDCWD, "new"/' trace | wc -l)
+  assert_equal "$looks" 1 "stat calls on new before its mkdirat"
+}
