@@ -71,11 +71,23 @@ scene_out ()
 @test "harness: run_both_tree with unequal inode orders in all runs: the lines unordered, a change still fails" {
   printf '#!/bin/bash\nexec -a fcopy %s "$@"\n' "$CPDIFF_CP" >fake
   chmod +x fake
-  # Made in the other order on fcopy's side: its inode order differs.
+  # The lower inode number is a's on cp's side, b's on fcopy's: the
+  # orders differ in every run.  (Making the files in another order
+  # does not ensure it: on a busy ext4 a new file may get a freed
+  # number below an older one's.)
   scene ()
   {
     mkdir src
-    if [[ $PWD == */cp ]]; then touch src/a src/b; else touch src/b src/a; fi
+    touch src/x src/y
+    local -a by_ino
+    mapfile -t by_ino < <(stat -c '%i %n' src/x src/y | sort -n | cut -d ' ' -f 2)
+    if [[ $PWD == */cp ]]; then
+      mv "${by_ino[0]}" src/a
+      mv "${by_ino[1]}" src/b
+    else
+      mv "${by_ino[0]}" src/b
+      mv "${by_ino[1]}" src/a
+    fi
   }
   CPDIFF_FCOPY=$PWD/fake run run_both_tree -rv src dst
   assert_equal "$status" 0
